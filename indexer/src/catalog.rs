@@ -1,0 +1,250 @@
+//! The catalog model: MCP servers and their tools, exactly as the source declared them.
+//!
+//! A catalog file is JSON Lines, one [`ServerRecord`] per line with its tools inline. Each tool keeps the
+//! MCP `Tool` object verbatim in [`ToolRecord::tool`] (key order included); the only thing we add beside it
+//! is its content hash and, when the object is not what a server declared, a `derived` note saying how it
+//! was made.
+
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::canonical::content_hash;
+use crate::{Error, Result};
+
+/// Largest MCP `Tool` object (as JSON) the catalog accepts. The biggest seen in the wild is ~82 kB.
+pub const MAX_TOOL_BYTES: usize = 1 << 20;
+
+/// Where a server record came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerSource {
+    /// `stdio`, `streamable_http`, `livemcpbench`, `mcp-zero`, `catalog`, …
+    pub kind: String,
+    /// What identifies it within that kind: a package, a URL, a file and key. Never a secret.
+    pub origin: String,
+}
+
+/// One MCP server and its tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerRecord {
+    /// Unique within a catalog, URL-safe (`[a-z0-9._-]+`); derived from the name, suffixed on collision.
+    pub server_id: String,
+    /// The server's name as its source gives it (config key, catalog `name`); not necessarily unique.
+    pub name: String,
+    /// Human-readable title (`serverInfo.title`).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// `serverInfo.version`.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// A description of the server, where the source has one.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The `instructions` the server sent at initialization.
+    #[serde(default)]
+    pub instructions: Option<String>,
+    /// Where this record came from.
+    pub source: ServerSource,
+    /// When it was crawled (RFC 3339, UTC), for crawled servers.
+    #[serde(default)]
+    pub crawled_at: Option<String>,
+    /// The negotiated MCP protocol version, for crawled servers.
+    #[serde(default)]
+    pub protocol_version: Option<String>,
+    /// The server's tools, in the order it listed them.
+    #[serde(default)]
+    pub tools: Vec<ToolRecord>,
+}
+
+/// One tool of a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolRecord {
+    /// The tool's `name`, copied out of [`ToolRecord::tool`] for convenience.
+    pub name: String,
+    /// The MCP `Tool` object exactly as declared (name, title, description, inputSchema, outputSchema,
+    /// annotations and any other field the server sent).
+    pub tool: Value,
+    /// [`content_hash`] of `tool`.
+    pub hash: String,
+    /// Set when `tool` is not verbatim server output: says what was derived and from what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
+}
+
+impl ToolRecord {
+    /// Wraps an MCP `Tool` object, checking that it is an object with a string `name` and a sane size.
+    pub fn new(tool: Value, derived: Option<String>) -> Result<ToolRecord> {
+        let name = match tool.get("name") {
+            Some(Value::String(name)) if !name.is_empty() => name.clone(),
+            Some(Value::String(_)) => return Err(Error::bad_input("tool", "empty `name`")),
+            _ => return Err(Error::bad_input("tool", "not an object with a string `name`")),
+        };
+        let size = serde_json::to_string(&tool).map(|s| s.len()).unwrap_or(usize::MAX);
+        if size > MAX_TOOL_BYTES {
+            return Err(Error::bad_input(
+                format!("tool {name}"),
+                format!("definition is {size} bytes, more than the {MAX_TOOL_BYTES} accepted"),
+            ));
+        }
+        let hash = content_hash(&tool);
+        Ok(ToolRecord { name, tool, hash, derived })
+    }
+
+    /// The tool's `description`, or "" when it has none.
+    pub fn description(&self) -> &str {
+        self.tool.get("description").and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// A set of servers with unique `server_id`s.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    /// The servers, in the order they were added.
+    pub servers: Vec<ServerRecord>,
+}
+
+impl Catalog {
+    /// Adds a server, making its `server_id` unique (an empty id is derived from the name).
+    pub fn push(&mut self, mut server: ServerRecord) {
+        let base = if server.server_id.is_empty() { slug(&server.name) } else { slug(&server.server_id) };
+        let taken: HashSet<&str> = self.servers.iter().map(|s| s.server_id.as_str()).collect();
+        let mut id = base.clone();
+        let mut n = 2;
+        while taken.contains(id.as_str()) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        server.server_id = id;
+        self.servers.push(server);
+    }
+
+    /// Number of tools over all servers.
+    pub fn tool_count(&self) -> usize {
+        self.servers.iter().map(|s| s.tools.len()).sum()
+    }
+
+    /// Reads a catalog from JSON Lines. Blank lines are skipped; any other bad line is an error naming it.
+    pub fn read_jsonl(reader: impl BufRead, what: &str) -> Result<Catalog> {
+        let mut catalog = Catalog::default();
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut server: ServerRecord = serde_json::from_str(&line)
+                .map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
+            server.tools = server
+                .tools
+                .into_iter()
+                .map(|t| {
+                    let record = ToolRecord::new(t.tool, t.derived)?;
+                    if record.name != t.name {
+                        return Err(Error::bad_input(
+                            format!("{what} line {}", i + 1),
+                            format!("tool record name {:?} differs from tool.name {:?}", t.name, record.name),
+                        ));
+                    }
+                    Ok(record)
+                })
+                .collect::<Result<_>>()
+                .map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
+            catalog.push(server);
+        }
+        Ok(catalog)
+    }
+
+    /// Writes the catalog as JSON Lines.
+    pub fn write_jsonl(&self, mut writer: impl Write) -> std::io::Result<()> {
+        for server in &self.servers {
+            serde_json::to_writer(&mut writer, server)?;
+            writer.write_all(b"\n")?;
+        }
+        writer.flush()
+    }
+}
+
+/// Makes a URL-safe id: lowercase ASCII letters, digits, `.`, `_`, `-`; other runs become one `-`.
+pub(crate) fn slug(name: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
+            out.push(c);
+            dash = false;
+        } else if !dash && !out.is_empty() {
+            out.push('-');
+            dash = true;
+        }
+    }
+    let out = out.trim_end_matches('-').trim_start_matches('.').to_string();
+    if out.is_empty() { "server".to_string() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn record(name: &str) -> ServerRecord {
+        ServerRecord {
+            server_id: String::new(),
+            name: name.to_string(),
+            title: None,
+            version: None,
+            description: None,
+            instructions: None,
+            source: ServerSource { kind: "test".into(), origin: "unit".into() },
+            crawled_at: None,
+            protocol_version: None,
+            tools: vec![],
+        }
+    }
+
+    #[test]
+    fn slugs() {
+        let check = |input: &str, expected: &str| assert_eq!(slug(input), expected);
+        check("GitHub MCP", "github-mcp");
+        check("@modelcontextprotocol/server-github", "modelcontextprotocol-server-github");
+        check("高德地图", "server");
+        check("..etc", "etc");
+        check("a__b", "a__b");
+    }
+
+    #[test]
+    fn same_named_servers_get_distinct_ids() {
+        let mut c = Catalog::default();
+        c.push(record("AWS"));
+        c.push(record("AWS"));
+        c.push(record("aws"));
+        let ids: Vec<_> = c.servers.iter().map(|s| s.server_id.as_str()).collect();
+        assert_eq!(ids, ["aws", "aws-2", "aws-3"]);
+        assert!(c.servers.iter().all(|s| s.name.eq_ignore_ascii_case("aws")));
+    }
+
+    #[test]
+    fn jsonl_round_trip_keeps_tools_verbatim() {
+        let mut c = Catalog::default();
+        let mut s = record("x");
+        let tool = json!({"name": "t", "zeta": 1, "inputSchema": {"type": "object"}, "alpha": [1, 2]});
+        s.tools.push(ToolRecord::new(tool.clone(), None).expect("valid tool"));
+        c.push(s);
+        let mut buf = Vec::new();
+        c.write_jsonl(&mut buf).expect("write to vec");
+        let back = Catalog::read_jsonl(buf.as_slice(), "test").expect("read back");
+        assert_eq!(back, c);
+        let text = serde_json::to_string(&back.servers[0].tools[0].tool).expect("serialize");
+        assert_eq!(text, r#"{"name":"t","zeta":1,"inputSchema":{"type":"object"},"alpha":[1,2]}"#);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let err = Catalog::read_jsonl("\n{\"nope\"".as_bytes(), "cat.jsonl").expect_err("garbage");
+        assert!(err.to_string().contains("cat.jsonl line 2"), "{err}");
+        let bad_tool = r#"{"server_id":"","name":"s","source":{"kind":"k","origin":"o"},"tools":[{"name":"a","tool":{"description":"no name"},"hash":""}]}"#;
+        let err = Catalog::read_jsonl(bad_tool.as_bytes(), "cat.jsonl").expect_err("tool without name");
+        assert!(err.to_string().contains("line 1"), "{err}");
+        assert!(ToolRecord::new(json!("str"), None).is_err());
+    }
+}

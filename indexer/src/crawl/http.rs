@@ -1,0 +1,51 @@
+//! Crawling a server over Streamable HTTP with rmcp's reqwest client.
+//!
+//! rmcp decodes HTTP responses into its typed model before we can see them, so tool objects from HTTP
+//! crawls are rmcp's re-serialization and are marked `derived` (fields rmcp does not model are lost).
+
+use std::collections::HashMap;
+
+use rmcp::ServiceExt;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+use super::session::{client_config, list};
+use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
+use crate::config::LaunchSpec;
+
+pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+    let LaunchSpec::Http { url, headers } = spec else { unreachable!("http::crawl is only called with an HTTP spec") };
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+    let mut custom = HashMap::new();
+    for (k, v) in headers {
+        if k.eq_ignore_ascii_case("authorization") {
+            let token = v.strip_prefix("Bearer ").unwrap_or(v);
+            config = config.auth_header(token.to_string());
+            continue;
+        }
+        let name_ok = http::HeaderName::from_bytes(k.as_bytes());
+        let value_ok = http::HeaderValue::from_str(v);
+        match (name_ok, value_ok) {
+            (Ok(hk), Ok(hv)) => {
+                custom.insert(hk, hv);
+            }
+            _ => return Err(failure(name, "connect", format!("header {k:?} is not a valid HTTP header"))),
+        }
+    }
+    let config = config.custom_headers(custom);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let session = async {
+        let client = client_config().serve(transport).await.map_err(|e| failure(name, "initialize", e))?;
+        let listed = list(name, spec, &client, None, options).await;
+        let _ = client.cancel().await;
+        listed
+    };
+    let result = match tokio::time::timeout(options.timeout, session).await {
+        Ok(r) => r,
+        Err(_) => Err(failure(name, "timeout", format!("no complete answer within {} s", options.timeout.as_secs()))),
+    };
+    result.map_err(|mut f| {
+        f.reason = mask_secrets(&f.reason, headers.values());
+        f
+    })
+}

@@ -1,0 +1,191 @@
+//! Crawling a server that runs as a child process speaking MCP over stdio.
+//!
+//! Between the child's stdout and rmcp sits a line filter: servers print banners, logs and even JSON that
+//! is not JSON-RPC on stdout, which would end an rmcp session. The filter passes only JSON-RPC messages
+//! on, counts the rest, and keeps the raw `result.tools` arrays so tools are recorded byte-for-byte as the
+//! server declared them (rmcp's typed `Tool` drops fields it does not model). The child runs in its own
+//! process group, which is killed (TERM, then KILL) when the crawl ends, so nothing is left behind.
+
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
+
+use super::session::{RawPages, client_config, list};
+use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
+use crate::config::LaunchSpec;
+
+/// Longest stdout line passed on; longer lines are dropped (and counted as noise).
+const MAX_LINE: usize = 64 << 20;
+/// How much of the child's stderr is kept for the failure report.
+const STDERR_TAIL: usize = 2048;
+
+pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+    let LaunchSpec::Stdio { command, args, env, cwd } = spec else {
+        unreachable!("stdio::crawl is only called with a stdio spec")
+    };
+    let mut cmd = tokio::process::Command::new(command);
+    cmd.args(args)
+        .envs(env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .process_group(0);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().map_err(|e| failure(name, "spawn", format!("cannot start {command:?}: {e}")))?;
+    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+        unreachable!("all three pipes were requested")
+    };
+    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+    let drain = tokio::spawn(drain_stderr(stderr, tail.clone()));
+    let raw = Arc::new(RawPages::default());
+    let noise = Arc::new(AtomicUsize::new(0));
+    let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
+    let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone()));
+
+    let session = async {
+        let client = client_config().serve((rmcp_side, stdin)).await.map_err(|e| failure(name, "initialize", e))?;
+        let listed = list(name, spec, &client, Some(&raw), options).await;
+        let _ = client.cancel().await;
+        listed
+    };
+    let result = match tokio::time::timeout(options.timeout, session).await {
+        Ok(r) => r,
+        Err(_) => Err(failure(name, "timeout", format!("no complete answer within {} s", options.timeout.as_secs()))),
+    };
+    let exited_early = child.try_wait().ok().flatten();
+    terminate(&mut child).await;
+    filter.abort();
+    drain.abort();
+
+    let secrets: Vec<&String> = env.values().collect();
+    match result {
+        Ok(mut crawled) => {
+            crawled.stdout_noise = noise.load(Ordering::Relaxed);
+            Ok(crawled)
+        }
+        Err(mut f) => {
+            if let Some(status) = exited_early {
+                f.reason.push_str(&format!("; the process exited ({status})"));
+            }
+            let tail: Vec<u8> = tail.lock().expect("stderr tail lock").iter().copied().collect();
+            let tail = String::from_utf8_lossy(&tail);
+            let tail = tail.trim();
+            if !tail.is_empty() {
+                f.reason.push_str(&format!("; stderr ends: {tail}"));
+            }
+            f.reason = mask_secrets(&f.reason, secrets);
+            Err(f)
+        }
+    }
+}
+
+/// Passes JSON-RPC lines from `stdout` to `to_rmcp`; skips everything else; captures raw tool pages.
+async fn filter_stdout(
+    stdout: impl AsyncRead + Unpin,
+    mut to_rmcp: tokio::io::DuplexStream,
+    raw: Arc<RawPages>,
+    noise: Arc<AtomicUsize>,
+) {
+    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let too_long = match read_line_bounded(&mut reader, &mut line).await {
+            Ok(None) => break,
+            Ok(Some(too_long)) => too_long,
+            Err(_) => break,
+        };
+        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        if body.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let message = if too_long { None } else { serde_json::from_slice::<Value>(body).ok() };
+        let is_rpc = message
+            .as_ref()
+            .is_some_and(|m| m.get("jsonrpc").is_some() && (m.get("id").is_some() || m.get("method").is_some()));
+        if !is_rpc {
+            noise.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        if let Some(Value::Array(tools)) = message.as_ref().and_then(|m| m.pointer("/result/tools")) {
+            raw.push(tools.clone());
+        }
+        if to_rmcp.write_all(body).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
+            break;
+        }
+    }
+}
+
+/// Reads one line into `line` (at most [`MAX_LINE`] bytes kept). `None` at EOF, else whether it was cut.
+async fn read_line_bounded(
+    reader: &mut (impl AsyncBufReadExt + Unpin),
+    line: &mut Vec<u8>,
+) -> std::io::Result<Option<bool>> {
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = reader.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(if any { Some(too_long) } else { None });
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = chunk.len();
+        if line.len() + n <= MAX_LINE {
+            line.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+        }
+        reader.consume(n);
+        if done {
+            return Ok(Some(too_long));
+        }
+    }
+}
+
+async fn drain_stderr(mut stderr: impl AsyncRead + Unpin, tail: Arc<Mutex<VecDeque<u8>>>) {
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = stderr.read(&mut buf).await {
+        if n == 0 {
+            break;
+        }
+        let mut tail = tail.lock().expect("stderr tail lock");
+        tail.extend(&buf[..n]);
+        let excess = tail.len().saturating_sub(STDERR_TAIL);
+        tail.drain(..excess);
+    }
+}
+
+/// Ends the child's whole process group: SIGTERM, a short grace, then SIGKILL; then reaps the child.
+async fn terminate(child: &mut tokio::process::Child) {
+    let Some(pid) = child.id() else {
+        let _ = child.wait().await;
+        return;
+    };
+    let pgid = pid as libc::pid_t;
+    // SAFETY: killpg has no memory-safety preconditions; the group id is our child's own group.
+    unsafe { libc::killpg(pgid, libc::SIGTERM) };
+    if tokio::time::timeout(Duration::from_secs(2), child.wait()).await.is_err() {
+        // SAFETY: as above.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        let _ = child.wait().await;
+    } else {
+        // The leader is gone; make sure no grandchild of it lingers in the group.
+        // SAFETY: as above.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+}

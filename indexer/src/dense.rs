@@ -1,0 +1,133 @@
+//! Approximate nearest neighbours over L2-normalized vectors with hnsw_rs (cosine distance).
+//!
+//! hnsw_rs writes `<base>.hnsw.graph` and `<base>.hnsw.data`; a reloaded index borrows its loader for
+//! life, so the small loader struct is leaked once per opened snapshot. `DistCosine` rather than `DistDot`:
+//! the latter asserts on rounding error with near-identical normalized vectors.
+
+use std::path::Path;
+
+use hnsw_rs::api::AnnT;
+use hnsw_rs::hnswio::HnswIo;
+use hnsw_rs::prelude::{DistCosine, Hnsw};
+
+use crate::{Error, Result};
+
+const MAX_CONNECTIONS: usize = 16;
+const MAX_LAYERS: usize = 16;
+const EF_CONSTRUCTION: usize = 200;
+
+/// One ANN result: the vector's position and its cosine similarity to the query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnnHit {
+    /// Position of the vector in the order it was added.
+    pub id: u32,
+    /// Cosine similarity (1 − cosine distance).
+    pub score: f32,
+}
+
+/// An HNSW graph, or nothing when there were no vectors.
+pub struct Ann {
+    hnsw: Option<Hnsw<'static, f32, DistCosine>>,
+}
+
+impl std::fmt::Debug for Ann {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ann").field("points", &self.hnsw.as_ref().map(|h| h.get_nb_point())).finish()
+    }
+}
+
+impl Ann {
+    /// Builds a graph over `vectors` (ids are their positions).
+    pub fn build(vectors: &[&[f32]]) -> Ann {
+        if vectors.is_empty() {
+            return Ann { hnsw: None };
+        }
+        let hnsw = Hnsw::new(MAX_CONNECTIONS, vectors.len(), MAX_LAYERS, EF_CONSTRUCTION, DistCosine {});
+        let data: Vec<(&[f32], usize)> = vectors.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+        hnsw.parallel_insert_slice(&data);
+        Ann { hnsw: Some(hnsw) }
+    }
+
+    /// Writes the graph into `dir` as `<base>.hnsw.*`; returns the base name actually used, or `None` when
+    /// there is nothing to write.
+    pub fn dump(&self, dir: &Path, base: &str) -> Result<Option<String>> {
+        match &self.hnsw {
+            None => Ok(None),
+            Some(h) => h
+                .file_dump(dir, base)
+                .map(Some)
+                .map_err(|e| Error::io("writing", dir.join(base), std::io::Error::other(e.to_string()))),
+        }
+    }
+
+    /// Loads a graph written by [`Ann::dump`]; `None` means an empty graph.
+    pub fn load(dir: &Path, base: Option<&str>) -> Result<Ann> {
+        let Some(base) = base else { return Ok(Ann { hnsw: None }) };
+        for ext in ["hnsw.graph", "hnsw.data"] {
+            let p = dir.join(format!("{base}.{ext}"));
+            if !p.is_file() {
+                return Err(Error::corrupt(dir, format!("missing {}", p.display())));
+            }
+        }
+        let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, base)));
+        let hnsw = io.load_hnsw::<f32, DistCosine>().map_err(|e| Error::corrupt(dir, format!("hnsw {base}: {e}")))?;
+        Ok(Ann { hnsw: Some(hnsw) })
+    }
+
+    /// The `k` nearest vectors to `query`.
+    pub fn search(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
+        let Some(h) = &self.hnsw else { return Vec::new() };
+        if k == 0 {
+            return Vec::new();
+        }
+        let ef = (k * 2).max(64);
+        h.search(query, k, ef).into_iter().map(|n| AnnHit { id: n.d_id as u32, score: 1.0 - n.distance }).collect()
+    }
+
+    /// Number of vectors in the graph.
+    pub fn len(&self) -> usize {
+        self.hnsw.as_ref().map_or(0, |h| h.get_nb_point())
+    }
+
+    /// Whether the graph is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Cosine similarity of two L2-normalized vectors (their dot product).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: u64) -> f32 {
+        let x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((x >> 33) % 1000) as f32 / 1000.0 - 0.5
+    }
+
+    fn unit(v: Vec<f32>) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.into_iter().map(|x| x / n).collect()
+    }
+
+    #[test]
+    fn finds_nearest_and_survives_dump_and_load() {
+        let vectors: Vec<Vec<f32>> = (0..200u64).map(|i| unit((0..16u64).map(|j| lcg(i * 16 + j)).collect())).collect();
+        let refs: Vec<&[f32]> = vectors.iter().map(Vec::as_slice).collect();
+        let ann = Ann::build(&refs);
+        let hits = ann.search(&vectors[42], 3);
+        assert_eq!(hits[0].id, 42);
+        assert!((hits[0].score - 1.0).abs() < 1e-4);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = ann.dump(dir.path(), "t").expect("dump").expect("non-empty");
+        let back = Ann::load(dir.path(), Some(&base)).expect("load");
+        assert_eq!(back.len(), 200);
+        assert_eq!(back.search(&vectors[42], 3)[0].id, 42);
+        assert!(Ann::build(&[]).search(&vectors[0], 3).is_empty());
+        assert!(Ann::load(dir.path(), Some("missing")).is_err());
+    }
+}

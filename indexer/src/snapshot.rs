@@ -1,0 +1,501 @@
+//! The on-disk index: write (atomically, incrementally) and read.
+//!
+//! Layout of an index folder:
+//! ```text
+//! DIR/CURRENT                     name of the live snapshot (replaced atomically by rename)
+//! DIR/snapshots/<id>/manifest.json format version, model id, dimensions, counts, file checksums
+//! DIR/snapshots/<id>/catalog.bin   servers and tools (bincode; tool objects as JSON text)
+//! DIR/snapshots/<id>/vectors.bin   server and tool vectors (bincode)
+//! DIR/snapshots/<id>/{servers,tools}.hnsw.{graph,data}   HNSW graphs
+//! DIR/snapshots/<id>/bm25-{servers,tools}/               tantivy indexes
+//! ```
+//! A build writes a new snapshot into a temporary folder, renames it into `snapshots/`, then replaces
+//! `CURRENT`: a crash at any point leaves the previous snapshot live. Vectors of documents whose search
+//! text did not change are copied from the previous snapshot instead of being embedded again.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bm25::Bm25;
+use crate::canonical::sha256_hex;
+use crate::catalog::Catalog;
+use crate::dense::Ann;
+use crate::embed::Embedder;
+use crate::text::{server_text, tool_text};
+use crate::{Error, Result};
+
+/// Version of the on-disk format this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+const MANIFEST: &str = "manifest.json";
+const CATALOG: &str = "catalog.bin";
+const VECTORS: &str = "vectors.bin";
+const CURRENT: &str = "CURRENT";
+const SNAPSHOTS: &str = "snapshots";
+
+/// What a snapshot is, written as `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`FORMAT_VERSION`] of the writer.
+    pub format_version: u32,
+    /// The snapshot's folder name.
+    pub snapshot_id: String,
+    /// When it was written (RFC 3339, UTC).
+    pub created_at: String,
+    /// The embedding model ([`Embedder::model_id`]).
+    pub model_id: String,
+    /// Vector length.
+    pub dimensions: usize,
+    /// Number of servers.
+    pub servers: usize,
+    /// Number of tools.
+    pub tools: usize,
+    /// Base names of the HNSW files (`None` when there were no vectors).
+    pub hnsw: BTreeMap<String, Option<String>>,
+    /// SHA-256 of every file, by path relative to the snapshot folder.
+    pub checksums: BTreeMap<String, String>,
+    /// What the build did.
+    pub build: BuildStats,
+}
+
+/// Counters of one build.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BuildStats {
+    /// Documents embedded now.
+    pub embedded: usize,
+    /// Documents whose vector was reused from the previous snapshot.
+    pub reused: usize,
+    /// Wall time of the build.
+    pub seconds: f64,
+}
+
+/// How [`build`] behaves.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Snapshots kept on disk, the live one included (older ones are deleted).
+    pub keep: usize,
+    /// Reuse vectors from the previous snapshot where the text is unchanged.
+    pub incremental: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { keep: 2, incremental: true }
+    }
+}
+
+/// A server as stored in a snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredServer {
+    /// Unique id.
+    pub server_id: String,
+    /// Name as the source gives it.
+    pub name: String,
+    /// `serverInfo.title`.
+    pub title: Option<String>,
+    /// `serverInfo.version`.
+    pub version: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Initialization instructions.
+    pub instructions: Option<String>,
+    /// Source kind.
+    pub source_kind: String,
+    /// Source origin.
+    pub source_origin: String,
+    /// Crawl time.
+    pub crawled_at: Option<String>,
+    /// Negotiated protocol version.
+    pub protocol_version: Option<String>,
+    /// Index of its first tool in [`Snapshot::tools`].
+    pub first_tool: u32,
+    /// Number of its tools.
+    pub tool_count: u32,
+    /// SHA-256 of its embedded text.
+    pub text_hash: String,
+}
+
+/// A tool as stored in a snapshot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredTool {
+    /// Index of its server in [`Snapshot::servers`].
+    pub server: u32,
+    /// Tool name.
+    pub name: String,
+    /// The MCP `Tool` object, verbatim, as JSON text (bincode cannot carry `serde_json::Value`).
+    pub tool_json: String,
+    /// Content hash.
+    pub hash: String,
+    /// Set when the object was derived rather than declared.
+    pub derived: Option<String>,
+    /// SHA-256 of its embedded text.
+    pub text_hash: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CatalogFile {
+    servers: Vec<StoredServer>,
+    tools: Vec<StoredTool>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct VectorsFile {
+    dim: u32,
+    servers: Vec<f32>,
+    tools: Vec<f32>,
+}
+
+/// An open snapshot: everything a query needs, in memory (tantivy's files are memory-mapped).
+pub struct Snapshot {
+    /// The snapshot's folder.
+    pub dir: PathBuf,
+    /// Its manifest.
+    pub manifest: Manifest,
+    /// Servers, in catalog order.
+    pub servers: Vec<StoredServer>,
+    /// Tools, grouped by server.
+    pub tools: Vec<StoredTool>,
+    server_vectors: Vec<f32>,
+    tool_vectors: Vec<f32>,
+    /// HNSW over server vectors.
+    pub server_ann: Ann,
+    /// HNSW over tool vectors.
+    pub tool_ann: Ann,
+    /// BM25 over server documents.
+    pub server_bm25: Bm25,
+    /// BM25 over tool documents.
+    pub tool_bm25: Bm25,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot").field("dir", &self.dir).field("manifest", &self.manifest).finish()
+    }
+}
+
+impl Snapshot {
+    /// Opens the live snapshot of the index folder `index_dir`, checking version and checksums.
+    pub fn open(index_dir: &Path) -> Result<Snapshot> {
+        let current = index_dir.join(CURRENT);
+        let id = std::fs::read_to_string(&current).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                Error::corrupt(index_dir, "no CURRENT file: not a toolscout index (build one with `toolscout index`)")
+            } else {
+                Error::io("reading", &current, e)
+            }
+        })?;
+        Snapshot::open_snapshot(&index_dir.join(SNAPSHOTS).join(id.trim()))
+    }
+
+    /// Opens one snapshot folder.
+    pub fn open_snapshot(dir: &Path) -> Result<Snapshot> {
+        let manifest_path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&manifest_path).map_err(|e| Error::io("reading", &manifest_path, e))?;
+        let probe: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
+        let found = probe.get("format_version").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
+        if found != FORMAT_VERSION {
+            return Err(Error::FormatVersion { found, expected: FORMAT_VERSION });
+        }
+        let manifest: Manifest =
+            serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
+        for (rel, want) in &manifest.checksums {
+            let path = dir.join(rel);
+            let bytes = std::fs::read(&path).map_err(|e| Error::corrupt(dir, format!("{rel}: {e}")))?;
+            if &sha256_hex(&bytes) != want {
+                return Err(Error::corrupt(dir, format!("checksum mismatch in {rel}")));
+            }
+        }
+        let catalog: CatalogFile = decode(&dir.join(CATALOG), dir)?;
+        let vectors: VectorsFile = decode(&dir.join(VECTORS), dir)?;
+        let dim = vectors.dim as usize;
+        if catalog.servers.len() != manifest.servers
+            || catalog.tools.len() != manifest.tools
+            || vectors.servers.len() != manifest.servers * dim
+            || vectors.tools.len() != manifest.tools * dim
+        {
+            return Err(Error::corrupt(dir, "counts in catalog.bin / vectors.bin do not match the manifest"));
+        }
+        let base = |k: &str| manifest.hnsw.get(k).cloned().flatten();
+        Ok(Snapshot {
+            server_ann: Ann::load(dir, base("servers").as_deref())?,
+            tool_ann: Ann::load(dir, base("tools").as_deref())?,
+            server_bm25: Bm25::open(&dir.join("bm25-servers"))?,
+            tool_bm25: Bm25::open(&dir.join("bm25-tools"))?,
+            dir: dir.to_path_buf(),
+            servers: catalog.servers,
+            tools: catalog.tools,
+            server_vectors: vectors.servers,
+            tool_vectors: vectors.tools,
+            manifest,
+        })
+    }
+
+    /// The vector of server `i`.
+    pub fn server_vector(&self, i: usize) -> &[f32] {
+        let d = self.manifest.dimensions;
+        &self.server_vectors[i * d..(i + 1) * d]
+    }
+
+    /// The vector of tool `i`.
+    pub fn tool_vector(&self, i: usize) -> &[f32] {
+        let d = self.manifest.dimensions;
+        &self.tool_vectors[i * d..(i + 1) * d]
+    }
+
+    /// Tool indexes of server `i`.
+    pub fn server_tools(&self, i: usize) -> std::ops::Range<usize> {
+        let s = &self.servers[i];
+        s.first_tool as usize..(s.first_tool + s.tool_count) as usize
+    }
+}
+
+fn chunks(v: &[f32], dim: usize) -> Vec<&[f32]> {
+    if dim == 0 { Vec::new() } else { v.chunks(dim).collect() }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(path: &Path, dir: &Path) -> Result<T> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io("reading", path, e))?;
+    bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
+        .map(|(v, _)| v)
+        .map_err(|e| Error::corrupt(dir, format!("{}: {e}", path.display())))
+}
+
+fn encode<T: Serialize>(value: &T, path: &Path) -> Result<()> {
+    let bytes = bincode::serde::encode_to_vec(value, bincode::config::standard())
+        .map_err(|e| Error::io("encoding", path, std::io::Error::other(e.to_string())))?;
+    write_synced(path, &bytes)
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| Error::io("creating", path, e))?;
+    f.write_all(bytes).map_err(|e| Error::io("writing", path, e))?;
+    f.sync_all().map_err(|e| Error::io("syncing", path, e))
+}
+
+/// Builds a new snapshot of `catalog` in the index folder `out` and makes it live.
+pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &BuildOptions) -> Result<Manifest> {
+    let started = Instant::now();
+    prepare_index_dir(out)?;
+    let previous = if options.incremental { previous_vectors(out, embedder.model_id()) } else { HashMap::new() };
+
+    // Search texts, flattened.
+    let mut servers = Vec::with_capacity(catalog.servers.len());
+    let mut tools = Vec::with_capacity(catalog.tool_count());
+    let mut server_docs = Vec::new();
+    let mut tool_docs = Vec::new();
+    for (si, server) in catalog.servers.iter().enumerate() {
+        let doc = server_text(server);
+        servers.push(StoredServer {
+            server_id: server.server_id.clone(),
+            name: server.name.clone(),
+            title: server.title.clone(),
+            version: server.version.clone(),
+            description: server.description.clone(),
+            instructions: server.instructions.clone(),
+            source_kind: server.source.kind.clone(),
+            source_origin: server.source.origin.clone(),
+            crawled_at: server.crawled_at.clone(),
+            protocol_version: server.protocol_version.clone(),
+            first_tool: tools.len() as u32,
+            tool_count: server.tools.len() as u32,
+            text_hash: sha256_hex(doc.embed.as_bytes()),
+        });
+        server_docs.push(doc);
+        for tool in &server.tools {
+            let doc = tool_text(server, tool);
+            tools.push(StoredTool {
+                server: si as u32,
+                name: tool.name.clone(),
+                tool_json: serde_json::to_string(&tool.tool).expect("a JSON value always serializes"),
+                hash: tool.hash.clone(),
+                derived: tool.derived.clone(),
+                text_hash: sha256_hex(doc.embed.as_bytes()),
+            });
+            tool_docs.push(doc);
+        }
+    }
+
+    // Vectors: reuse where the text is unchanged, embed the rest.
+    let mut stats = BuildStats::default();
+    let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
+        let mut out: Vec<Option<Vec<f32>>> = hashes.iter().map(|h| previous.get(*h).cloned()).collect();
+        let mut missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].is_none()).collect();
+        missing.sort_by_key(|&i| texts[i].len()); // similar lengths batch together (less padding)
+        stats.reused += out.len() - missing.len();
+        stats.embedded += missing.len();
+        let bar = progress(missing.len() as u64, "embedding");
+        for chunk in missing.chunks(256) {
+            let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
+            for (&i, v) in chunk.iter().zip(embedder.embed(&batch)?) {
+                out[i] = Some(v);
+            }
+            bar.inc(chunk.len() as u64);
+        }
+        bar.finish_and_clear();
+        Ok(out.into_iter().flatten().flatten().collect())
+    };
+    let server_vectors =
+        vectorize(servers.iter().map(|s| &s.text_hash).collect(), server_docs.iter().map(|d| &d.embed).collect())?;
+    let tool_vectors =
+        vectorize(tools.iter().map(|t| &t.text_hash).collect(), tool_docs.iter().map(|d| &d.embed).collect())?;
+    let dim = embedder.dim();
+
+    // Write everything into a temporary folder.
+    let snapshots = out.join(SNAPSHOTS);
+    let content_key = sha256_hex(
+        format!(
+            "{}{}",
+            servers.iter().map(|s| s.text_hash.as_str()).collect::<String>(),
+            tools.iter().map(|t| t.hash.as_str()).collect::<String>()
+        )
+        .as_bytes(),
+    );
+    let now = std::time::SystemTime::now();
+    let stamp = humantime::format_rfc3339_micros(now).to_string().replace([':', '.', '-'], "");
+    let id = format!("{stamp}-{}", &content_key[..8]);
+    let tmp = snapshots.join(format!(".tmp-{id}-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
+    let written = (|| -> Result<Manifest> {
+        encode(&CatalogFile { servers: servers.clone(), tools: tools.clone() }, &tmp.join(CATALOG))?;
+        encode(
+            &VectorsFile { dim: dim as u32, servers: server_vectors.clone(), tools: tool_vectors.clone() },
+            &tmp.join(VECTORS),
+        )?;
+        let mut hnsw = BTreeMap::new();
+        hnsw.insert("servers".to_string(), Ann::build(&chunks(&server_vectors, dim)).dump(&tmp, "servers")?);
+        hnsw.insert("tools".to_string(), Ann::build(&chunks(&tool_vectors, dim)).dump(&tmp, "tools")?);
+        for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
+            let d = tmp.join(name);
+            std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
+            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.name.as_str(), doc.body.as_str())))?;
+        }
+        let mut checksums = BTreeMap::new();
+        checksum_tree(&tmp, &tmp, &mut checksums)?;
+        stats.seconds = started.elapsed().as_secs_f64();
+        let manifest = Manifest {
+            format_version: FORMAT_VERSION,
+            snapshot_id: id.clone(),
+            created_at: humantime::format_rfc3339_seconds(now).to_string(),
+            model_id: embedder.model_id().to_string(),
+            dimensions: dim,
+            servers: servers.len(),
+            tools: tools.len(),
+            hnsw,
+            checksums,
+            build: stats.clone(),
+        };
+        let text = serde_json::to_string_pretty(&manifest).expect("manifest serializes");
+        write_synced(&tmp.join(MANIFEST), text.as_bytes())?;
+        Ok(manifest)
+    })();
+    let manifest = match written {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
+
+    // Publish: rename the folder, then swap CURRENT.
+    let final_dir = snapshots.join(&id);
+    std::fs::rename(&tmp, &final_dir).map_err(|e| Error::io("renaming", &tmp, e))?;
+    let current_tmp = out.join(format!(".{CURRENT}.tmp-{}", std::process::id()));
+    write_synced(&current_tmp, id.as_bytes())?;
+    std::fs::rename(&current_tmp, out.join(CURRENT)).map_err(|e| Error::io("renaming", &current_tmp, e))?;
+    if let Ok(d) = std::fs::File::open(out) {
+        let _ = d.sync_all();
+    }
+    collect_garbage(&snapshots, &id, options.keep);
+    Ok(manifest)
+}
+
+/// Creates `out` if needed and refuses to write into a folder that is something else.
+fn prepare_index_dir(out: &Path) -> Result<()> {
+    if out.exists() {
+        let is_index = out.join(CURRENT).is_file() || out.join(SNAPSHOTS).is_dir();
+        let empty = std::fs::read_dir(out).map_err(|e| Error::io("reading", out, e))?.next().is_none();
+        if !is_index && !empty {
+            return Err(Error::bad_input(
+                out.display().to_string(),
+                "exists and is not a toolscout index; refusing to write into it",
+            ));
+        }
+    }
+    let snapshots = out.join(SNAPSHOTS);
+    std::fs::create_dir_all(&snapshots).map_err(|e| Error::io("creating", &snapshots, e))
+}
+
+/// Text hash → vector of the live snapshot, when it used the same model.
+fn previous_vectors(out: &Path, model_id: &str) -> HashMap<String, Vec<f32>> {
+    let Ok(prev) = Snapshot::open(out) else { return HashMap::new() };
+    if prev.manifest.model_id != model_id {
+        return HashMap::new();
+    }
+    let mut map = HashMap::new();
+    for (i, s) in prev.servers.iter().enumerate() {
+        map.insert(s.text_hash.clone(), prev.server_vector(i).to_vec());
+    }
+    for (i, t) in prev.tools.iter().enumerate() {
+        map.insert(t.text_hash.clone(), prev.tool_vector(i).to_vec());
+    }
+    map
+}
+
+fn checksum_tree(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io("reading", dir, e))?;
+    for entry in entries {
+        let path = entry.map_err(|e| Error::io("reading", dir, e))?.path();
+        if path.is_dir() {
+            checksum_tree(root, &path, out)?;
+        } else {
+            let rel = path.strip_prefix(root).expect("walked from root").to_string_lossy().into_owned();
+            if rel == MANIFEST || rel.ends_with(".lock") || rel.ends_with("meta.json.lock") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|e| Error::io("reading", &path, e))?;
+            out.insert(rel, sha256_hex(&bytes));
+        }
+    }
+    Ok(())
+}
+
+/// Deletes finished snapshots beyond the newest `keep` (never the live one) and stale temporary folders.
+fn collect_garbage(snapshots: &Path, live: &str, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(snapshots) else { return };
+    let mut finished: Vec<String> = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".tmp-") {
+            let stale =
+                e.metadata().and_then(|m| m.modified()).map(|t| t.elapsed().unwrap_or_default().as_secs() > 3600);
+            if stale.unwrap_or(false) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        } else {
+            finished.push(name);
+        }
+    }
+    finished.sort();
+    let excess = finished.len().saturating_sub(keep.max(1));
+    for name in finished.into_iter().take(excess) {
+        if name != live {
+            let _ = std::fs::remove_dir_all(snapshots.join(name));
+        }
+    }
+}
+
+fn progress(len: u64, what: &'static str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} ({eta})")
+            .expect("static template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(what);
+    bar
+}

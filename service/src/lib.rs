@@ -1,0 +1,24 @@
+//! The query engine and the REST API of toolscout.
+//!
+//! [`Engine`] ranks servers, then tools (within the top servers plus a global pass), fuses dense and BM25
+//! signals into one score, applies the not-found threshold, and makes sure an exact tool name in the query
+//! always comes first. [`router`] exposes it over HTTP; it is the only HTTP code in the project.
+
+mod engine;
+mod error;
+mod fusion;
+mod names;
+mod params;
+mod rest;
+mod threshold;
+
+pub use engine::{Engine, EngineConfig};
+pub use error::{Error, Result};
+pub use fusion::{FusionWeights, Signals, fuse, saturate};
+pub use names::NameIndex;
+pub use params::{
+    DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,
+    ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
+};
+pub use rest::{router, serve};
+pub use threshold::{DEFAULT_THRESHOLD, Threshold};

@@ -1,0 +1,169 @@
+//! Wire types of the discovery API, shared by the library, the REST API, the CLI's `--json` and the
+//! meta-tool. One case everywhere: snake_case. Tool objects travel as raw JSON: byte-for-byte what the
+//! index stored, which is what the server declared.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+/// Tools returned when a request gives no `limit`.
+pub const DEFAULT_LIMIT: usize = 5;
+/// Largest `limit` accepted.
+pub const MAX_LIMIT: usize = 50;
+/// Longest query accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 4096;
+
+/// A discovery request: `POST /v1/discover`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoverParams {
+    /// The capability needed, in natural language (or a tool name).
+    pub query: String,
+    /// Optional server name or id to prefer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// How many tools at most (1–50, default 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+}
+
+impl DiscoverParams {
+    /// A request for `query` with defaults.
+    pub fn new(query: impl Into<String>) -> Self {
+        DiscoverParams { query: query.into(), server: None, limit: None }
+    }
+}
+
+/// Whether matching tools were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// `tools` holds the matches.
+    Found,
+    /// Nothing scored above the threshold; `closest` holds the nearest candidates as a hint.
+    NotFound,
+}
+
+/// Why a tool is in the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// The query named it.
+    Name,
+    /// Ranked by search.
+    Search,
+}
+
+/// One tool in an answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ToolHit {
+    /// Its server's name, as the catalog source gives it.
+    pub server: String,
+    /// Its server's unique id.
+    pub server_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// Fused score (1.0 for name matches).
+    pub score: f32,
+    /// Why it is here.
+    #[serde(rename = "match")]
+    pub match_kind: MatchKind,
+    /// Set when the tool object was derived by an importer rather than declared by the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
+    /// The MCP `Tool` object, verbatim.
+    pub tool: Box<RawValue>,
+}
+
+/// One server in an answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerHit {
+    /// The server's name.
+    pub server: String,
+    /// Its unique id.
+    pub server_id: String,
+    /// Server-level score (dense and BM25 fused).
+    pub score: f32,
+}
+
+/// The answer to a [`DiscoverParams`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiscoverResponse {
+    /// `found` or `not_found`.
+    pub status: Status,
+    /// The query as received.
+    pub query: String,
+    /// The not-found threshold in force.
+    pub threshold: f32,
+    /// Matching tools, best first (empty when `not_found`).
+    pub tools: Vec<ToolHit>,
+    /// The best servers for the query.
+    pub servers: Vec<ServerHit>,
+    /// When `not_found`: the nearest candidates, as a hint; empty otherwise.
+    pub closest: Vec<ToolHit>,
+    /// Remarks about the request (e.g. a server hint that matched nothing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// A server in `GET /v1/servers`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerInfoResponse {
+    /// Name as the source gives it.
+    pub server: String,
+    /// Unique id.
+    pub server_id: String,
+    /// `serverInfo.title`.
+    pub title: Option<String>,
+    /// `serverInfo.version`.
+    pub version: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Number of tools.
+    pub tool_count: usize,
+    /// Source kind (`stdio`, `livemcpbench`, …).
+    pub source: String,
+}
+
+/// `GET /v1/servers`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServersResponse {
+    /// All servers, in catalog order.
+    pub servers: Vec<ServerInfoResponse>,
+}
+
+/// `GET /v1/servers/{server_id}/tools/{name}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ToolResponse {
+    /// The server's name.
+    pub server: String,
+    /// The server's id.
+    pub server_id: String,
+    /// The tool's name.
+    pub name: String,
+    /// Content hash of the definition.
+    pub hash: String,
+    /// Set when derived by an importer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
+    /// The MCP `Tool` object, verbatim.
+    pub tool: Box<RawValue>,
+}
+
+/// `GET /healthz`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HealthResponse {
+    /// Always `ok` when the service answers.
+    pub status: String,
+    /// Live snapshot.
+    pub snapshot_id: String,
+    /// Embedding model of the index.
+    pub model_id: String,
+    /// Servers indexed.
+    pub servers: usize,
+    /// Tools indexed.
+    pub tools: usize,
+    /// The not-found threshold and its source.
+    pub threshold: f32,
+    /// Where the threshold came from.
+    pub threshold_source: String,
+}

@@ -1,0 +1,118 @@
+//! The REST API (axum): the only HTTP code in toolscout.
+//!
+//! `POST /v1/discover`, `GET /v1/servers`, `GET /v1/servers/{server_id}/tools/{name}`, `GET /healthz`.
+//! Errors are `{"error": {"code", "message"}}`: 4xx for the caller's mistakes, 5xx logged and not echoed.
+//! Searches are CPU-bound and run on the blocking pool.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::Error;
+use crate::engine::Engine;
+use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, ToolResponse};
+
+/// Largest request body accepted.
+const MAX_BODY: usize = 64 * 1024;
+
+/// The API over `engine`.
+pub fn router(engine: Arc<Engine>) -> Router {
+    Router::new()
+        .route("/v1/discover", post(discover))
+        .route("/v1/servers", get(servers))
+        .route("/v1/servers/{server_id}/tools/{name}", get(tool))
+        .route("/healthz", get(health))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(engine)
+}
+
+/// Serves the API on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    engine: Arc<Engine>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(engine)).with_graceful_shutdown(shutdown).await
+}
+
+async fn discover(
+    State(engine): State<Arc<Engine>>,
+    body: Result<Json<DiscoverParams>, JsonRejection>,
+) -> Result<Json<DiscoverResponse>, AppError> {
+    let Json(params) = body.map_err(|e| AppError::bad_request("bad_request", e.body_text()))?;
+    let answer = tokio::task::spawn_blocking(move || engine.search(&params))
+        .await
+        .map_err(|e| AppError::internal(format!("search task failed: {e}")))??;
+    Ok(Json(answer))
+}
+
+async fn servers(State(engine): State<Arc<Engine>>) -> Json<ServersResponse> {
+    Json(engine.servers())
+}
+
+async fn tool(
+    State(engine): State<Arc<Engine>>,
+    Path((server_id, name)): Path<(String, String)>,
+) -> Result<Json<ToolResponse>, AppError> {
+    Ok(Json(engine.tool(&server_id, &name)?))
+}
+
+async fn health(State(engine): State<Arc<Engine>>) -> Json<HealthResponse> {
+    Json(engine.health())
+}
+
+async fn not_found() -> AppError {
+    AppError { status: StatusCode::NOT_FOUND, code: "not_found", message: "no such endpoint".into() }
+}
+
+async fn method_not_allowed() -> AppError {
+    AppError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        code: "method_not_allowed",
+        message: "method not allowed on this endpoint".into(),
+    }
+}
+
+/// An HTTP error with the one JSON error shape.
+#[derive(Debug)]
+struct AppError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl AppError {
+    fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        AppError { status: StatusCode::BAD_REQUEST, code, message: message.into() }
+    }
+
+    fn internal(message: String) -> Self {
+        tracing::error!("internal error: {message}");
+        AppError { status: StatusCode::INTERNAL_SERVER_ERROR, code: "internal", message: "internal error".into() }
+    }
+}
+
+impl From<Error> for AppError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::BadQuery(m) => AppError::bad_request("bad_query", m),
+            Error::NotFound(m) => AppError { status: StatusCode::NOT_FOUND, code: "not_found", message: m },
+            other => AppError::internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let body = json!({"error": {"code": self.code, "message": self.message}});
+        (self.status, Json(body)).into_response()
+    }
+}

@@ -1,0 +1,266 @@
+//! `toolscout`: the command line. Subcommands only — wiring between the library crates, no logic.
+
+mod human;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use toolscout_indexer::{
+    BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, build, crawl,
+    import_catalog,
+};
+use toolscout_service::{DiscoverParams, Engine, EngineConfig};
+
+/// Tool discovery for LLM agents: crawl MCP servers, index their tools, serve `discover_tools`.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Crawl the MCP servers of an `mcpServers` config file into a catalog (JSONL).
+    Crawl {
+        /// Host config: `{"mcpServers": {...}}` (Claude Desktop, Cursor) or `{"servers": {...}}` (VS Code).
+        #[arg(long)]
+        config: PathBuf,
+        /// Catalog to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Crawl report to write (JSON): every server's outcome.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Seconds one server may take, from start to its last tools/list page.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// Servers crawled at once.
+        #[arg(long, default_value_t = 2)]
+        concurrency: usize,
+    },
+    /// Build (or update) an index from catalog files.
+    Index {
+        /// Catalog files: toolscout JSONL, LiveMCPBench tools.json, MCP-Zero mcp_tools.jsonl, Docker registry
+        /// servers_with_tools.jsonl, or mcp-crawl.json (detected from content).
+        #[arg(long, required = true, num_args = 1..)]
+        catalog: Vec<PathBuf>,
+        /// Force the catalog format instead of detecting it.
+        #[arg(long)]
+        format: Option<CatalogFormat>,
+        /// Index folder (created; a new snapshot replaces the live one atomically).
+        #[arg(long)]
+        out: PathBuf,
+        /// Embed everything again instead of reusing vectors of unchanged documents.
+        #[arg(long)]
+        full: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Search an index from the command line.
+    Search {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        /// Prefer this server (name or id).
+        #[arg(long)]
+        server: Option<String>,
+        /// How many tools at most.
+        #[arg(long, default_value_t = 5)]
+        limit: usize,
+        /// Print the REST response JSON.
+        #[arg(long)]
+        json: bool,
+        /// The capability needed.
+        need: String,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Serve the REST API.
+    Serve {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        /// Address to listen on (loopback unless you mean otherwise).
+        #[arg(long, env = "TOOLSCOUT_ADDR", default_value = "127.0.0.1:7070")]
+        addr: String,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr).
+    Mcp {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+}
+
+#[derive(Args, Clone)]
+struct ModelArgs {
+    /// Embedding model folder (model.onnx + tokenizer files), from scripts/setup-models.sh.
+    #[arg(long, env = "TOOLSCOUT_MODEL_DIR", default_value = ".deps/models/all-minilm-l6-v2-int8")]
+    model_dir: PathBuf,
+    /// ONNX Runtime library (≥ 1.24), from scripts/setup-models.sh.
+    #[arg(long, env = "ORT_DYLIB_PATH", default_value = ".deps/libonnxruntime.so")]
+    ort_dylib: PathBuf,
+    /// ONNX Runtime threads.
+    #[arg(long, env = "TOOLSCOUT_THREADS", default_value_t = 2)]
+    threads: usize,
+}
+
+impl ModelArgs {
+    fn embedder(&self) -> Result<Embedder> {
+        let mut config = EmbedderConfig::new(&self.model_dir, &self.ort_dylib);
+        config.threads = self.threads;
+        Embedder::load(&config).context("loading the embedding model")
+    }
+}
+
+#[derive(Args, Clone)]
+struct EngineArgs {
+    /// Override the not-found threshold (default: the index's calibration, else built-in).
+    #[arg(long, env = "TOOLSCOUT_THRESHOLD")]
+    threshold: Option<f32>,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+impl EngineArgs {
+    fn open(&self, index: &Path) -> Result<Engine> {
+        let embedder = Arc::new(self.model.embedder()?);
+        let config = EngineConfig { threshold: self.threshold, ..EngineConfig::default() };
+        Engine::with_embedder(index, embedder, config).with_context(|| format!("opening index {}", index.display()))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let default_level = if matches!(cli.command, Command::Mcp { .. }) { "warn" } else { "info" };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+            tracing_subscriber::EnvFilter::new(format!("{default_level},rmcp=warn,hnsw_rs=warn,anndists=warn"))
+        }))
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: starting the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(command: Command) -> Result<ExitCode> {
+    match command {
+        Command::Crawl { config, out, report, timeout, concurrency } => {
+            let hosts = HostConfig::read(&config).with_context(|| format!("reading {}", config.display()))?;
+            let options =
+                CrawlOptions { timeout: Duration::from_secs(timeout), concurrency, ..CrawlOptions::default() };
+            let (catalog, crawl_report) = crawl(&hosts, &options).await;
+            write_catalog(&catalog, &out)?;
+            if let Some(path) = report {
+                let text = serde_json::to_string_pretty(&crawl_report)?;
+                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            }
+            eprint!("{}", human::crawl_summary(&crawl_report, &out));
+            Ok(if catalog.servers.is_empty() && !hosts.servers.is_empty() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Index { catalog, format, out, full, model } => {
+            let mut merged = Catalog::default();
+            for path in &catalog {
+                let (part, warnings) =
+                    import_catalog(path, format).with_context(|| format!("importing {}", path.display()))?;
+                for w in warnings {
+                    tracing::warn!("{w}");
+                }
+                eprintln!("{}: {} servers, {} tools", path.display(), part.servers.len(), part.tool_count());
+                for server in part.servers {
+                    merged.push(server);
+                }
+            }
+            let embedder = model.embedder()?;
+            let options = BuildOptions { incremental: !full, ..BuildOptions::default() };
+            let manifest =
+                tokio::task::spawn_blocking(move || build(&merged, &embedder, &out, &options).map(|m| (m, out)))
+                    .await?
+                    .context("building the index")?;
+            eprintln!("{}", human::index_summary(&manifest.0, &manifest.1));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search { index, server, limit, json, need, engine } => {
+            let engine = engine.open(&index)?;
+            let params = DiscoverParams { query: need, server, limit: Some(limit) };
+            let answer = engine.search(&params)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&answer)?);
+            } else {
+                print!("{}", human::answer(&answer));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { index, addr, engine } => {
+            let engine = Arc::new(engine.open(&index)?);
+            let listener = tokio::net::TcpListener::bind(&addr).await.with_context(|| format!("binding {addr}"))?;
+            let health = engine.health();
+            eprintln!(
+                "toolscout: serving {} tools of {} servers (snapshot {}) on http://{}",
+                health.tools,
+                health.servers,
+                health.snapshot_id,
+                listener.local_addr()?
+            );
+            toolscout_service::serve(listener, engine, shutdown_signal()).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Mcp { index, engine } => {
+            let engine: Arc<dyn toolscout_meta_tool::Backend> = Arc::new(engine.open(&index)?);
+            if let Err(e) = toolscout_meta_tool::serve_stdio(engine).await {
+                bail!("MCP session ended with an error: {e}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn write_catalog(catalog: &Catalog, out: &Path) -> Result<()> {
+    let tmp = out.with_extension("jsonl.tmp");
+    let file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    catalog.write_jsonl(std::io::BufWriter::new(file)).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
