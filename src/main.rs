@@ -91,11 +91,14 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
-    /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr).
+    /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
     Mcp {
         /// Index folder.
         #[arg(long, env = "TOOLSCOUT_INDEX")]
         index: PathBuf,
+        /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
+        #[arg(long)]
+        http: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -230,8 +233,20 @@ async fn run(command: Command) -> Result<ExitCode> {
             toolscout_service::serve(listener, engine, shutdown_signal()).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Mcp { index, engine } => {
+        Command::Mcp { index, http, engine } => {
             let engine: Arc<dyn toolscout_meta_tool::Backend> = Arc::new(engine.open(&index)?);
+            if let Some(addr) = http {
+                let listener = tokio::net::TcpListener::bind(&addr).await.with_context(|| format!("binding {addr}"))?;
+                eprintln!("toolscout: MCP (Streamable HTTP) on http://{}/mcp", listener.local_addr()?);
+                let token = tokio_util::sync::CancellationToken::new();
+                let stop = token.clone();
+                tokio::spawn(async move {
+                    shutdown_signal().await;
+                    stop.cancel();
+                });
+                toolscout_meta_tool::serve_http(engine, listener, token).await?;
+                return Ok(ExitCode::SUCCESS);
+            }
             if let Err(e) = toolscout_meta_tool::serve_stdio(engine).await {
                 bail!("MCP session ended with an error: {e}");
             }

@@ -12,5 +12,5 @@ mod session;
 
 pub use backend::Backend;
 pub use render::{DISCOVER_DESCRIPTION, render};
-pub use server::{DiscoverArgs, DiscoverServer, serve_stdio};
+pub use server::{DiscoverArgs, DiscoverServer, serve_http, serve_stdio};
 pub use session::Session;

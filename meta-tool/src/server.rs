@@ -97,3 +97,23 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), Box<dyn std::e
     service.waiting().await?;
     Ok(())
 }
+
+/// Serves MCP over Streamable HTTP at `/mcp` on `listener` until `shutdown` resolves. Each MCP session
+/// gets its own [`DiscoverServer`] (its own memory of delivered tools). Host headers are checked against
+/// loopback names (rmcp's DNS-rebinding guard).
+pub async fn serve_http(
+    backend: Arc<dyn Backend>,
+    listener: tokio::net::TcpListener,
+    shutdown: tokio_util::sync::CancellationToken,
+) -> std::io::Result<()> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let service = StreamableHttpService::new(
+        move || Ok(DiscoverServer::new(backend.clone())),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let app = axum::Router::new().nest_service("/mcp", service);
+    axum::serve(listener, app).with_graceful_shutdown(async move { shutdown.cancelled().await }).await
+}

@@ -47,7 +47,7 @@ async fn discover(
     State(engine): State<Arc<Engine>>,
     body: Result<Json<DiscoverParams>, JsonRejection>,
 ) -> Result<Json<DiscoverResponse>, AppError> {
-    let Json(params) = body.map_err(|e| AppError::bad_request("bad_request", e.body_text()))?;
+    let Json(params) = body.map_err(AppError::from_rejection)?;
     let answer = tokio::task::spawn_blocking(move || engine.search(&params))
         .await
         .map_err(|e| AppError::internal(format!("search task failed: {e}")))??;
@@ -92,6 +92,18 @@ struct AppError {
 impl AppError {
     fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         AppError { status: StatusCode::BAD_REQUEST, code, message: message.into() }
+    }
+
+    /// Keeps axum's status (400 bad JSON, 422 wrong shape, 413 too large, 415 not JSON) in our shape.
+    fn from_rejection(e: JsonRejection) -> Self {
+        let status = e.status();
+        let code = match status {
+            StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+            StatusCode::UNPROCESSABLE_ENTITY => "invalid_request",
+            _ => "bad_request",
+        };
+        AppError { status, code, message: e.body_text() }
     }
 
     fn internal(message: String) -> Self {

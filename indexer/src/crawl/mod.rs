@@ -179,7 +179,27 @@ pub struct ServerRecordWithReport {
 }
 
 pub(crate) fn failure(server: &str, stage: &str, reason: impl std::fmt::Display) -> ServerFailure {
-    ServerFailure { server: server.to_string(), stage: stage.to_string(), reason: reason.to_string() }
+    ServerFailure { server: server.to_string(), stage: stage.to_string(), reason: without_type_names(&reason.to_string()) }
+}
+
+/// rmcp's transport errors embed Rust type names (`Transport [rmcp::…<…>] error`); drop them.
+fn without_type_names(text: &str) -> String {
+    let Some(start) = text.find("Transport [") else { return text.to_string() };
+    let open = start + "Transport ".len();
+    let mut depth = 0;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return format!("{}transport{}", &text[..start], &text[open + i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    text.to_string()
 }
 
 /// Replaces every secret value (env values, header values of 4+ chars) in `text` with `***`.

@@ -65,7 +65,11 @@ pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions)
     let exited_early = child.try_wait().ok().flatten();
     terminate(&mut child).await;
     filter.abort();
-    drain.abort();
+    // The child is gone; give the stderr pipe a moment to deliver its last bytes.
+    let drain_abort = drain.abort_handle();
+    if tokio::time::timeout(Duration::from_millis(500), drain).await.is_err() {
+        drain_abort.abort();
+    }
 
     let secrets: Vec<&String> = env.values().collect();
     match result {

@@ -1,0 +1,131 @@
+//! Crawling real MCP servers from npm over stdio (each inside `unshare -n`, a loopback-only network
+//! namespace), plus broken servers mixed in: each failure is reported and every other server lands.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde_json::Value;
+use toolscout_indexer::{CrawlOptions, CrawlOutcome, HostConfig, LaunchSpec, crawl};
+
+use crate::support::{deps, root, shared};
+
+fn fixture_config() -> HostConfig {
+    let path = deps().join("mcp-servers/mcpServers.json");
+    HostConfig::read(&path).unwrap_or_else(|e| panic!("{e} (run scripts/setup-mcp-servers.sh)"))
+}
+
+fn options() -> CrawlOptions {
+    CrawlOptions { timeout: Duration::from_secs(60), concurrency: 2, progress: false, ..CrawlOptions::default() }
+}
+
+/// Crawl tests run one at a time, so each can check that it left no child process behind.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Our own processes' children still alive (zombies included).
+fn children() -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.get(1) == Some(&me.as_str()) {
+            out.push(stat);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawls_real_registry_servers_verbatim() {
+    let _serial = SERIAL.lock().await;
+    let config = fixture_config();
+    assert!(config.servers.len() >= 10, "at least 10 real servers");
+    let (catalog, report) = crawl(&config, &options()).await;
+    let failures: Vec<_> = report.failures().collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+
+    let expectations: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/mcp-servers/expectations.json")).expect("read"))
+            .expect("json");
+    for e in expectations.as_array().expect("array") {
+        let name = e["server"].as_str().expect("server");
+        let server = catalog.servers.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name} crawled"));
+        let min = e["min_tools"].as_u64().expect("min_tools") as usize;
+        assert!(server.tools.len() >= min, "{name}: {} tools < {min}", server.tools.len());
+        assert!(server.crawled_at.is_some() && server.protocol_version.is_some());
+        assert_eq!(server.source.kind, "stdio");
+    }
+    // A banner on stdout does not break the session; it is counted.
+    let noisy = report.servers.iter().find_map(|o| match o {
+        CrawlOutcome::Ok { server, stdout_noise, .. } if server == "time" => Some(*stdout_noise),
+        _ => None,
+    });
+    assert!(noisy.unwrap_or(0) >= 1, "time-mcp prints a banner on stdout");
+
+    // Tools are byte-for-byte what the servers declared: compare with an independent raw crawl.
+    let dump: Value =
+        serde_json::from_str(&std::fs::read_to_string(shared().join("mcp-crawl.json")).expect("read")).expect("json");
+    let by_package: HashMap<&str, &Value> = dump["servers"]
+        .as_array()
+        .expect("servers")
+        .iter()
+        .filter_map(|s| Some((s.get("package")?.as_str()?, s)))
+        .collect();
+    let packages = [("github", "@modelcontextprotocol/server-github"), ("slack", "@modelcontextprotocol/server-slack"), ("playwright", "@playwright/mcp"), ("kubernetes", "kubernetes-mcp-server")];
+    for (name, package) in packages {
+        let server = catalog.servers.iter().find(|s| s.name == name).expect("crawled");
+        let reference = by_package[package]["tools"].as_array().expect("tools");
+        assert_eq!(server.tools.len(), reference.len(), "{name}");
+        for (ours, theirs) in server.tools.iter().zip(reference) {
+            assert!(ours.derived.is_none());
+            assert_eq!(serde_json::to_string(&ours.tool).expect("json"), serde_json::to_string(theirs).expect("json"), "{name}/{}", ours.name);
+        }
+    }
+    // The committed fixture was made by this crawler from these servers: same tool definitions.
+    let (fixture, _) = toolscout_indexer::import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    for s in &fixture.servers {
+        let live = catalog.servers.iter().find(|c| c.name == s.name).expect("same servers");
+        let hashes = |r: &toolscout_indexer::ServerRecord| r.tools.iter().map(|t| t.hash.clone()).collect::<Vec<_>>();
+        assert_eq!(hashes(live), hashes(s), "{} drifted from data/catalog/reference-servers.jsonl", s.name);
+    }
+    assert!(children().is_empty(), "crawl left processes behind: {:?}", children());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_servers_are_reported_and_the_crawl_goes_on() {
+    let _serial = SERIAL.lock().await;
+    let good = fixture_config().servers.into_iter().find(|(n, _)| n == "slack").expect("slack in fixture");
+    let stdio = |command: &str, args: &[&str]| LaunchSpec::Stdio {
+        command: command.into(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        env: [("SECRET_TOKEN".to_string(), "hunter2-very-secret".to_string())].into(),
+        cwd: None,
+    };
+    let config = HostConfig {
+        servers: vec![
+            ("missing".into(), stdio("/nonexistent/mcp-server", &[])),
+            ("garbage".into(), stdio("sh", &["-c", "echo not json; echo $SECRET_TOKEN >&2; exit 3"])),
+            ("hang".into(), stdio("unshare", &["-n", "sleep", "600"])),
+            good,
+            ("refused".into(), LaunchSpec::Http { url: "http://127.0.0.1:9/mcp".into(), headers: Default::default() }),
+        ],
+    };
+    let options = CrawlOptions { timeout: Duration::from_secs(4), ..options() };
+    let started = std::time::Instant::now();
+    let (catalog, report) = crawl(&config, &options).await;
+    assert!(started.elapsed() < Duration::from_secs(30), "nothing hangs past the timeouts");
+    assert_eq!(catalog.servers.len(), 1);
+    assert_eq!(catalog.servers[0].name, "slack");
+    let failures: HashMap<String, (String, String)> =
+        report.failures().map(|f| (f.server.clone(), (f.stage.clone(), f.reason.clone()))).collect();
+    assert_eq!(failures.len(), 4, "{failures:#?}");
+    assert_eq!(failures["missing"].0, "spawn");
+    assert_eq!(failures["hang"].0, "timeout");
+    let garbage = &failures["garbage"];
+    assert_eq!(garbage.0, "initialize");
+    assert!(garbage.1.contains("exit status: 3"), "{garbage:?}");
+    assert!(!garbage.1.contains("hunter2"), "secrets are masked: {garbage:?}");
+    assert!(garbage.1.contains("***"), "{garbage:?}");
+    assert!(children().is_empty(), "crawl left processes behind: {:?}", children());
+}

@@ -1,0 +1,86 @@
+//! Index snapshots with the real embedding model: build, open, incremental update, atomic publish,
+//! integrity checks.
+
+use toolscout_indexer::{BuildOptions, Catalog, Error, Snapshot, build, import_catalog};
+
+use crate::support::{embedder, root};
+
+fn small_catalog() -> Catalog {
+    let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    Catalog { servers: catalog.servers.into_iter().filter(|s| ["slack", "time", "google-maps"].contains(&s.name.as_str())).collect() }
+}
+
+#[test]
+fn build_open_and_search_both_levels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let catalog = small_catalog();
+    let manifest = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    assert_eq!((manifest.servers, manifest.tools), (3, 21));
+    assert_eq!(manifest.dimensions, 384);
+    let snap = Snapshot::open(dir.path()).expect("open");
+    assert_eq!(snap.tools.len(), 21);
+    let q = embedder().embed_query("post a message in a chat channel").expect("embed");
+    let best_server = snap.server_ann.search(&q, 1)[0].id as usize;
+    assert_eq!(snap.servers[best_server].name, "slack");
+    let best_tool = snap.tool_ann.search(&q, 1)[0].id as usize;
+    assert_eq!(snap.tools[best_tool].name, "slack_post_message");
+    let bm = snap.tool_bm25.search("timezone convert", 1).expect("bm25");
+    assert_eq!(snap.tools[bm[0].id as usize].name, "convert_time");
+    // Tool objects are stored verbatim.
+    let original = &catalog.servers[0].tools[0];
+    let stored = snap.tools.iter().find(|t| t.name == original.name).expect("stored");
+    assert_eq!(stored.tool_json, serde_json::to_string(&original.tool).expect("json"));
+}
+
+#[test]
+fn incremental_update_reembeds_only_changed_tools() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut catalog = small_catalog();
+    let first = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    assert_eq!(first.build.reused, 0);
+    // Change one tool's description and remove another.
+    let server = catalog.servers.iter_mut().find(|s| s.name == "time").expect("time");
+    let mut tool = server.tools[0].tool.clone();
+    tool["description"] = serde_json::json!("Tell the current wall-clock time in any city.");
+    server.tools[0] = toolscout_indexer::ToolRecord::new(tool, None).expect("valid");
+    let removed = server.tools.pop().expect("a tool").name;
+    let second = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("rebuild");
+    // The changed tool and its server's document (its summary changed) are embedded again.
+    assert_eq!(second.build.embedded, 2, "{:?}", second.build);
+    assert_eq!(second.build.reused, first.servers + first.tools - 1 - 2);
+    let snap = Snapshot::open(dir.path()).expect("open");
+    assert_eq!(snap.manifest.snapshot_id, second.snapshot_id);
+    assert!(snap.tools.iter().all(|t| t.name != removed), "removed tools disappear");
+}
+
+#[test]
+fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let catalog = small_catalog();
+    let live = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    // A build killed half-way leaves only a temporary folder behind; CURRENT still names the old snapshot.
+    let half = dir.path().join("snapshots/.tmp-crashed-1");
+    std::fs::create_dir_all(&half).expect("mkdir");
+    std::fs::write(half.join("catalog.bin"), b"partial").expect("write");
+    assert_eq!(Snapshot::open(dir.path()).expect("open").manifest.snapshot_id, live.snapshot_id);
+
+    // Flipping a byte in a data file is caught by the checksums.
+    let snap_dir = dir.path().join("snapshots").join(&live.snapshot_id);
+    let vectors = snap_dir.join("vectors.bin");
+    let mut bytes = std::fs::read(&vectors).expect("read");
+    bytes[100] ^= 0xff;
+    std::fs::write(&vectors, bytes).expect("write");
+    assert!(matches!(Snapshot::open(dir.path()), Err(Error::IndexCorrupt { .. })));
+
+    // A newer format is refused with a clear error.
+    let manifest = snap_dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).expect("read").replace("\"format_version\": 1", "\"format_version\": 99");
+    std::fs::write(&manifest, text).expect("write");
+    assert!(matches!(Snapshot::open(dir.path()), Err(Error::FormatVersion { found: 99, .. })));
+
+    // A folder that is not an index is not overwritten.
+    let other = tempfile::tempdir().expect("tempdir");
+    std::fs::write(other.path().join("precious.txt"), b"keep me").expect("write");
+    assert!(build(&catalog, &embedder(), other.path(), &BuildOptions::default()).is_err());
+    assert!(other.path().join("precious.txt").exists());
+}

@@ -1,0 +1,108 @@
+//! The `discover_tools` MCP server, client and server in one process over an in-memory duplex pipe,
+//! with a real engine over real servers' tools.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use serde_json::{Value, json};
+use toolscout_indexer::{BuildOptions, Catalog, Embedder, EmbedderConfig, build, import_catalog};
+use toolscout_meta_tool::{DISCOVER_DESCRIPTION, DiscoverServer};
+use toolscout_service::{Engine, EngineConfig};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn engine(dir: &Path) -> Arc<Engine> {
+    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
+    let config = EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"));
+    let embedder = Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"));
+    let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    let keep = ["slack", "time", "google-maps", "github"];
+    let catalog = Catalog { servers: catalog.servers.into_iter().filter(|s| keep.contains(&s.name.as_str())).collect() };
+    build(&catalog, &embedder, dir, &BuildOptions::default()).expect("build");
+    Arc::new(Engine::with_embedder(dir, embedder, EngineConfig::default()).expect("engine"))
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.clone()).collect::<Vec<_>>().join("\n")
+}
+
+async fn call(client: &rmcp::service::RunningService<rmcp::RoleClient, ()>, args: Value) -> CallToolResult {
+    let args = args.as_object().expect("object").clone();
+    client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args)).await.expect("call")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_tool_verbatim_schemas_and_no_repeats() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let engine = engine(dir.path());
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    let server = tokio::spawn(async move {
+        let running = DiscoverServer::new(engine).serve(server_side).await.expect("serve");
+        running.waiting().await.expect("wait");
+    });
+    let client = ().serve(client_side).await.expect("client");
+
+    let tools = client.list_all_tools().await.expect("list");
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0].name, "discover_tools");
+    assert_eq!(tools[0].description.as_deref(), Some(DISCOVER_DESCRIPTION));
+    // ~4 characters per token: the whole tool definition stays near 250 tokens.
+    let size = serde_json::to_string(&tools[0]).expect("json").len();
+    assert!(size < 1400, "discover_tools definition is {size} bytes");
+
+    let first = call(&client, json!({"need": "send a message to a slack channel", "limit": 3})).await;
+    assert_eq!(first.is_error, Some(false));
+    let structured = first.structured_content.clone().expect("structured content");
+    assert_eq!(structured["status"], "found");
+    let delivered = structured["tools"].as_array().expect("tools").clone();
+    assert!(!delivered.is_empty());
+    let post = delivered.iter().find(|t| t["name"] == "slack_post_message").expect("slack_post_message delivered");
+    // Verbatim: the definition equals the crawled one, and the text carries it byte for byte.
+    let fixture = std::fs::read_to_string(root().join("data/catalog/reference-servers.jsonl")).expect("read");
+    let original = fixture
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .flat_map(|s| s["tools"].as_array().cloned().unwrap_or_default())
+        .find(|t| t["name"] == "slack_post_message")
+        .expect("in fixture");
+    assert_eq!(post["tool"], original["tool"]);
+    assert!(text(&first).contains(&serde_json::to_string(&original["tool"]).expect("json")));
+
+    // The same need again: nothing is delivered twice.
+    let second = call(&client, json!({"need": "send a message to a slack channel", "limit": 3})).await;
+    let s2 = second.structured_content.clone().expect("structured");
+    assert_eq!(s2["tools"], json!([]));
+    assert_eq!(s2["already_loaded"].as_array().expect("already").len(), delivered.len());
+    assert!(text(&second).contains("already loaded"));
+    assert!(text(&second).contains("slack/slack_post_message"));
+
+    // Nothing fits: an explicit not_found with the closest servers.
+    let none = call(&client, json!({"need": "bake sourdough bread in my oven"})).await;
+    assert_eq!(none.is_error, Some(false));
+    assert_eq!(none.structured_content.clone().expect("structured")["status"], "not_found");
+    assert!(text(&none).starts_with("not_found"));
+
+    // A need the engine cannot use is a tool error the model can read and fix.
+    let bad = call(&client, json!({"need": "   "})).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("empty"));
+    let bad = call(&client, json!({"need": "x", "limit": 99})).await;
+    assert_eq!(bad.is_error, Some(true));
+    // Arguments of the wrong type are rejected by rmcp before we run: as an input-validation tool error
+    // (what MCP 2025-11-25 asks for) or a protocol error, depending on the SDK version.
+    let args = json!({"need": 42}).as_object().expect("object").clone();
+    match client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args)).await {
+        Err(_) => {}
+        Ok(r) => {
+            assert_eq!(r.is_error, Some(true), "{r:?}");
+            assert!(text(&r).contains("parameters"), "{}", text(&r));
+        }
+    }
+
+    client.cancel().await.expect("cancel");
+    server.await.expect("server task");
+}

@@ -1,0 +1,123 @@
+//! Ranking behaviour on real servers: obvious jobs find their tools, nonsense is not found, names win.
+
+use serde_json::Value;
+use toolscout_service::{DiscoverParams, Error, MatchKind, Status};
+
+use crate::support::{engine, root};
+
+fn ask(query: &str) -> toolscout_service::DiscoverResponse {
+    engine().search(&DiscoverParams::new(query)).expect("search")
+}
+
+fn names(answer: &toolscout_service::DiscoverResponse) -> Vec<(String, String)> {
+    answer.tools.iter().map(|t| (t.server.clone(), t.name.clone())).collect()
+}
+
+/// Share of the expectation queries (a user's own words for each server's obvious jobs) answered `found`
+/// with the expected tool in the top 5. The floor sits a little under the measured value (BENCHMARKS.md).
+#[test]
+fn obvious_jobs_find_their_tools() {
+    let text = std::fs::read_to_string(root().join("tests/mcp-servers/expectations.json")).expect("read");
+    let expectations: Value = serde_json::from_str(&text).expect("json");
+    let (mut hits, mut total) = (0, 0);
+    let mut servers_hit = 0;
+    let mut misses = Vec::new();
+    let entries = expectations.as_array().expect("array");
+    for e in entries {
+        let server = e["server"].as_str().expect("server");
+        let mut any = false;
+        for q in e["queries"].as_array().expect("queries") {
+            let (need, tool) = (q["need"].as_str().expect("need"), q["tool"].as_str().expect("tool"));
+            let answer = ask(need);
+            total += 1;
+            let found = answer.status == Status::Found && names(&answer).contains(&(server.into(), tool.into()));
+            if found {
+                hits += 1;
+                any = true;
+            } else {
+                misses.push(format!("{server}/{tool} <- {need:?}: {:?} {:?}", answer.status, names(&answer)));
+            }
+        }
+        servers_hit += usize::from(any);
+    }
+    let rate = hits as f64 / total as f64;
+    eprintln!("expectation queries found in top 5: {hits}/{total}; servers with a hit: {servers_hit}/{}", entries.len());
+    assert!(rate >= FLOOR, "only {hits}/{total} found; misses:\n{}", misses.join("\n"));
+    assert!(servers_hit + SERVERS_MISSED >= entries.len(), "misses:\n{}", misses.join("\n"));
+}
+
+/// Measured floors (see BENCHMARKS.md); raise them when ranking improves.
+const FLOOR: f64 = 0.64;
+const SERVERS_MISSED: usize = 2;
+
+#[test]
+fn nonsense_is_not_found_with_closest_hints() {
+    for query in ["asdkjh qwpoeiru zxmcnv", "bake a chocolate cake for grandma's birthday"] {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
+        assert!(answer.tools.is_empty());
+        assert!(!answer.closest.is_empty(), "not_found carries the closest candidates");
+        assert!(answer.closest[0].score < answer.threshold);
+    }
+}
+
+#[test]
+fn an_exact_tool_name_comes_first() {
+    for (query, server, tool) in [
+        ("create_issue", "github", "create_issue"),
+        ("please run browser_take_screenshot now", "playwright", "browser_take_screenshot"),
+        ("slack__slack_post_message", "slack", "slack_post_message"),
+        ("github/search_code", "github", "search_code"),
+        ("`sequentialthinking`", "sequential-thinking", "sequentialthinking"),
+    ] {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::Found, "{query}");
+        let first = &answer.tools[0];
+        assert_eq!((first.server.as_str(), first.name.as_str()), (server, tool), "{query}");
+        assert_eq!(first.match_kind, MatchKind::Name);
+    }
+    // An ordinary word that happens to be a tool name elsewhere does not hijack a sentence.
+    let answer = ask("search the web for reviews of the new phone");
+    assert!(answer.tools.iter().all(|t| t.match_kind == MatchKind::Search));
+}
+
+#[test]
+fn tool_objects_are_returned_verbatim() {
+    let answer = ask("list the pods in a kubernetes namespace");
+    let hit = &answer.tools[0];
+    let stored = engine().tool(&hit.server_id, &hit.name).expect("tool");
+    assert_eq!(hit.tool.get(), stored.tool.get());
+    let fixture = std::fs::read_to_string(root().join("data/catalog/reference-servers.jsonl")).expect("read");
+    let original = fixture
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .flat_map(|s| s["tools"].as_array().cloned().unwrap_or_default())
+        .find(|t| t["name"] == hit.name.as_str())
+        .expect("in fixture");
+    assert_eq!(hit.tool.get(), serde_json::to_string(&original["tool"]).expect("json"));
+}
+
+#[test]
+fn server_hint_steers_and_unknown_hints_are_noted() {
+    let mut params = DiscoverParams::new("search for something");
+    params.server = Some("github".into());
+    let answer = engine().search(&params).expect("search");
+    assert_eq!(answer.tools[0].server, "github");
+    params.server = Some("no-such-server".into());
+    let answer = engine().search(&params).expect("search");
+    assert!(answer.notes.iter().any(|n| n.contains("matched no server")));
+}
+
+#[test]
+fn bad_requests_are_rejected_clearly() {
+    let check = |params: DiscoverParams, needle: &str| match engine().search(&params) {
+        Err(Error::BadQuery(m)) => assert!(m.contains(needle), "{m}"),
+        other => panic!("expected BadQuery, got {other:?}"),
+    };
+    check(DiscoverParams::new("   "), "empty");
+    check(DiscoverParams { limit: Some(0), ..DiscoverParams::new("x") }, "limit");
+    check(DiscoverParams { limit: Some(51), ..DiscoverParams::new("x") }, "limit");
+    check(DiscoverParams::new("x".repeat(5000)), "longer");
+    let answer = ask("\u{202e}ignore previous instructions\u{0}<!-- --> 🙂 ");
+    assert!(answer.tools.len() <= 5);
+}

@@ -1,0 +1,121 @@
+//! The REST API: routes and error shapes through the router, and a few calls over a real socket.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use crate::support::engine;
+
+async fn call(method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map(|b| Body::from(b.to_string())).unwrap_or_else(Body::empty))
+        .expect("request");
+    let response = toolscout_service::router(engine()).oneshot(request).await.expect("response");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.expect("body");
+    let value = serde_json::from_slice(&bytes).unwrap_or_else(|_| panic!("JSON body for {uri}: {bytes:?}"));
+    (status, value)
+}
+
+fn error_code(v: &Value) -> &str {
+    v["error"]["code"].as_str().expect("error shape {error: {code, message}}")
+}
+
+#[tokio::test]
+async fn discover_found_and_not_found_shapes() {
+    let (status, v) = call("POST", "/v1/discover", Some(r#"{"query": "post a message to a slack channel", "limit": 3}"#)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["status"], "found");
+    assert_eq!(v["query"], "post a message to a slack channel");
+    assert!(v["threshold"].is_number());
+    let tools = v["tools"].as_array().expect("tools");
+    assert!(!tools.is_empty() && tools.len() <= 3);
+    for key in ["server", "server_id", "name", "score", "tool"] {
+        assert!(tools[0].get(key).is_some(), "tool hit has {key}");
+    }
+    assert_eq!(tools[0]["tool"]["name"], tools[0]["name"]);
+    assert!(v["servers"][0]["server_id"].is_string());
+    assert_eq!(v["closest"], json!([]));
+
+    let (status, v) = call("POST", "/v1/discover", Some(r#"{"query": "zxqv wplm krrt"}"#)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["status"], "not_found");
+    assert_eq!(v["tools"], json!([]));
+    assert!(!v["closest"].as_array().expect("closest").is_empty());
+}
+
+#[tokio::test]
+async fn malformed_requests_get_4xx_json_errors() {
+    for (body, code) in [
+        ("{not json", StatusCode::BAD_REQUEST),
+        (r#"{"qeury": "typo"}"#, StatusCode::UNPROCESSABLE_ENTITY),
+        (r#"{"query": 5}"#, StatusCode::UNPROCESSABLE_ENTITY),
+        (r#"{"query": ""}"#, StatusCode::BAD_REQUEST),
+        (r#"{"query": "x", "limit": 0}"#, StatusCode::BAD_REQUEST),
+        (r#"{"query": "x", "limit": -1}"#, StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let (status, v) = call("POST", "/v1/discover", Some(body)).await;
+        assert_eq!(status, code, "{body}: {v}");
+        assert!(!v["error"]["message"].as_str().expect("message").is_empty());
+        error_code(&v);
+    }
+    let huge = format!(r#"{{"query": "{}"}}"#, "a".repeat(100_000));
+    let (status, v) = call("POST", "/v1/discover", Some(&huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    let (status, v) = call("GET", "/v1/discover", None).await;
+    assert_eq!((status, error_code(&v)), (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"));
+    let (status, v) = call("GET", "/v1/nope", None).await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn servers_tools_and_health() {
+    let (status, v) = call("GET", "/v1/servers", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let servers = v["servers"].as_array().expect("servers");
+    assert_eq!(servers.len(), 14);
+    let github = servers.iter().find(|s| s["server"] == "github").expect("github");
+    assert_eq!(github["tool_count"], 26);
+    let (status, v) = call("GET", "/v1/servers/github/tools/create_issue", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["tool"]["name"], "create_issue");
+    assert!(v["hash"].as_str().expect("hash").starts_with("sha256:"));
+    let (status, v) = call("GET", "/v1/servers/github/tools/no_such_tool", None).await;
+    assert_eq!((status, error_code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    let (status, v) = call("GET", "/healthz", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["tools"], 140);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_a_real_socket() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(toolscout_service::serve(listener, engine(), async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::new();
+    let r = client
+        .post(format!("http://{addr}/v1/discover"))
+        .json(&json!({"query": "what is the weather elevation of a mountain", "server": "google-maps"}))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status(), 200);
+    let v: Value = r.json().await.expect("json");
+    assert_eq!(v["tools"][0]["server"], "google-maps");
+    let r = client.post(format!("http://{addr}/v1/discover")).body("garbage").send().await.expect("send");
+    assert!(r.status().is_client_error());
+    let v: Value = r.json().await.expect("json error body");
+    assert!(v["error"]["code"].is_string());
+    let health: Value = client.get(format!("http://{addr}/healthz")).send().await.expect("send").json().await.expect("json");
+    assert_eq!(health["status"], "ok");
+    let _ = stop.send(());
+    server.await.expect("join").expect("serve");
+}

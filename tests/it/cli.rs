@@ -1,0 +1,56 @@
+//! crawl → index → search through the binary, on real servers from the registries.
+
+use serde_json::{Value, json};
+
+use crate::support::{deps, index, run_ok, toolscout};
+
+#[test]
+fn crawl_index_search_round_trip() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let fixture: Value = serde_json::from_str(
+        &std::fs::read_to_string(deps().join("mcp-servers/mcpServers.json")).expect("run scripts/setup-mcp-servers.sh"),
+    )
+    .expect("json");
+    let mut servers = serde_json::Map::new();
+    for name in ["github", "time"] {
+        servers.insert(name.into(), fixture["mcpServers"][name].clone());
+    }
+    servers.insert("broken".into(), json!({"command": "/nonexistent/server"}));
+    let config = scratch.path().join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": servers}).to_string()).expect("write");
+    let catalog = scratch.path().join("catalog.jsonl");
+    let report = scratch.path().join("report.json");
+    let out = run_ok(toolscout().arg("crawl").arg("--config").arg(&config).arg("--out").arg(&catalog).arg("--report").arg(&report));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("crawled 2/3 servers"), "{summary}");
+    assert!(summary.contains("FAILED broken"), "{summary}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    assert_eq!(report["servers"].as_array().expect("servers").len(), 3);
+    assert_eq!(std::fs::read_to_string(&catalog).expect("catalog").lines().count(), 2);
+
+    let idx = scratch.path().join("idx");
+    run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
+    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "--limit", "3", "open a new issue on a GitHub repository"]));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("--json prints the REST shape");
+    assert_eq!(answer["status"], "found");
+    assert_eq!(answer["tools"][0]["server"], "github");
+    assert!(answer["tools"].as_array().expect("tools").len() <= 3);
+    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).arg("get_current_time"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("time/"), "human output names server/tool");
+}
+
+#[test]
+fn clear_errors_for_bad_input() {
+    let out = toolscout().args(["search", "--index", "/nonexistent/idx", "x"]).output().expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("opening index"), "{}", String::from_utf8_lossy(&out.stderr));
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let junk = scratch.path().join("junk.jsonl");
+    std::fs::write(&junk, "this is not a catalog\n").expect("write");
+    let out = toolscout().arg("index").arg("--catalog").arg(&junk).arg("--out").arg(scratch.path().join("i")).output().expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("junk.jsonl"));
+    let out = toolscout().arg("search").arg("--index").arg(index()).args(["--model-dir", "/nonexistent", "x"]).output().expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("setup-models.sh"));
+}

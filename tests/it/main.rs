@@ -1,0 +1,6 @@
+//! End-to-end tests of the `toolscout` binary: crawl real servers, index, search, serve MCP over stdio
+//! (driven by an rmcp client that spawns the binary) and over Streamable HTTP (crawled by our crawler).
+
+mod cli;
+mod mcp;
+mod support;

@@ -1,0 +1,82 @@
+//! `toolscout mcp` as a real MCP server: over stdio, spawned by an rmcp client, and over Streamable
+//! HTTP, crawled by toolscout's own crawler.
+
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use serde_json::json;
+use toolscout_indexer::{CrawlOptions, HostConfig, LaunchSpec, crawl};
+
+use crate::support::{deps, index};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_session_discovers_and_does_not_repeat() {
+    let idx = index();
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolscout")).configure(|c| {
+        c.arg("mcp")
+            .arg("--index")
+            .arg(&idx)
+            .env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
+            .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"));
+    });
+    let client = ().serve(TokioChildProcess::new(command).expect("spawn")).await.expect("initialize");
+    let info = client.peer_info().expect("server info");
+    assert_eq!(info.server_info.as_ref().map(|s| s.name.as_str()), Some("toolscout"));
+    let tools = client.list_all_tools().await.expect("list");
+    assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["discover_tools"]);
+
+    let args = json!({"need": "take a screenshot of the web page in the browser"}).as_object().cloned().expect("object");
+    let first = client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args.clone())).await.expect("call");
+    let structured = first.structured_content.expect("structured");
+    assert_eq!(structured["status"], "found");
+    assert_eq!(structured["tools"][0]["name"], "browser_take_screenshot");
+    assert_eq!(structured["tools"][0]["tool"]["name"], "browser_take_screenshot");
+    let again = client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args)).await.expect("call");
+    let structured = again.structured_content.expect("structured");
+    assert_eq!(structured["tools"], json!([]), "already delivered in this session");
+    client.cancel().await.expect("cancel");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamable_http_server_is_crawlable() {
+    let idx = index();
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolscout"))
+        .arg("mcp")
+        .arg("--index")
+        .arg(&idx)
+        .arg("--http")
+        .arg(format!("127.0.0.1:{port}"))
+        .env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
+        .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"))
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let config = HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url, headers: Default::default() })] };
+    let options = CrawlOptions { timeout: Duration::from_secs(20), progress: false, ..CrawlOptions::default() };
+    let mut last = None;
+    for _ in 0..60 {
+        let (catalog, report) = crawl(&config, &options).await;
+        if catalog.servers.len() == 1 {
+            let server = &catalog.servers[0];
+            assert_eq!(server.source.kind, "streamable_http");
+            assert_eq!(server.title.as_deref(), Some("toolscout"));
+            assert!(server.instructions.as_deref().is_some_and(|i| i.contains("discover_tools")));
+            assert_eq!(server.tools.len(), 1);
+            assert_eq!(server.tools[0].name, "discover_tools");
+            assert!(server.tools[0].tool["inputSchema"]["properties"]["need"].is_object());
+            let _ = child.kill().await;
+            return;
+        }
+        last = Some(report);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let _ = child.kill().await;
+    panic!("HTTP server never became crawlable: {last:?}");
+}
