@@ -20,7 +20,9 @@ fn crawl_index_search_round_trip() {
     std::fs::write(&config, json!({"mcpServers": servers}).to_string()).expect("write");
     let catalog = scratch.path().join("catalog.jsonl");
     let report = scratch.path().join("report.json");
-    let out = run_ok(toolscout().arg("crawl").arg("--config").arg(&config).arg("--out").arg(&catalog).arg("--report").arg(&report));
+    let out = run_ok(
+        toolscout().arg("crawl").arg("--config").arg(&config).arg("--out").arg(&catalog).arg("--report").arg(&report),
+    );
     let summary = String::from_utf8_lossy(&out.stderr);
     assert!(summary.contains("crawled 2/3 servers"), "{summary}");
     assert!(summary.contains("FAILED broken"), "{summary}");
@@ -30,7 +32,12 @@ fn crawl_index_search_round_trip() {
 
     let idx = scratch.path().join("idx");
     run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
-    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "--limit", "3", "open a new issue on a GitHub repository"]));
+    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).args([
+        "--json",
+        "--limit",
+        "3",
+        "open a new issue on a GitHub repository",
+    ]));
     let answer: Value = serde_json::from_slice(&out.stdout).expect("--json prints the REST shape");
     assert_eq!(answer["status"], "found");
     assert_eq!(answer["tools"][0]["server"], "github");
@@ -47,10 +54,23 @@ fn clear_errors_for_bad_input() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let junk = scratch.path().join("junk.jsonl");
     std::fs::write(&junk, "this is not a catalog\n").expect("write");
-    let out = toolscout().arg("index").arg("--catalog").arg(&junk).arg("--out").arg(scratch.path().join("i")).output().expect("run");
+    let out = toolscout()
+        .arg("index")
+        .arg("--catalog")
+        .arg(&junk)
+        .arg("--out")
+        .arg(scratch.path().join("i"))
+        .output()
+        .expect("run");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("junk.jsonl"));
-    let out = toolscout().arg("search").arg("--index").arg(index()).args(["--model-dir", "/nonexistent", "x"]).output().expect("run");
+    let out = toolscout()
+        .arg("search")
+        .arg("--index")
+        .arg(index())
+        .args(["--model-dir", "/nonexistent", "x"])
+        .output()
+        .expect("run");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("setup-models.sh"));
 }

@@ -27,13 +27,18 @@ async fn stdio_session_discovers_and_does_not_repeat() {
     let tools = client.list_all_tools().await.expect("list");
     assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["discover_tools"]);
 
-    let args = json!({"need": "take a screenshot of the web page in the browser"}).as_object().cloned().expect("object");
-    let first = client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args.clone())).await.expect("call");
+    let args =
+        json!({"need": "take a screenshot of the web page in the browser"}).as_object().cloned().expect("object");
+    let first = client
+        .call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args.clone()))
+        .await
+        .expect("call");
     let structured = first.structured_content.expect("structured");
     assert_eq!(structured["status"], "found");
     assert_eq!(structured["tools"][0]["name"], "browser_take_screenshot");
     assert_eq!(structured["tools"][0]["tool"]["name"], "browser_take_screenshot");
-    let again = client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args)).await.expect("call");
+    let again =
+        client.call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args)).await.expect("call");
     let structured = again.structured_content.expect("structured");
     assert_eq!(structured["tools"], json!([]), "already delivered in this session");
     client.cancel().await.expect("cancel");
@@ -58,7 +63,8 @@ async fn streamable_http_server_is_crawlable() {
         .spawn()
         .expect("spawn");
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let config = HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url, headers: Default::default() })] };
+    let config =
+        HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url, headers: Default::default() })] };
     let options = CrawlOptions { timeout: Duration::from_secs(20), progress: false, ..CrawlOptions::default() };
     let mut last = None;
     for _ in 0..60 {

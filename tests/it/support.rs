@@ -38,7 +38,13 @@ pub(crate) fn index() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-reference-index");
-        run_ok(toolscout().args(["index", "--catalog"]).arg(root().join("data/catalog/reference-servers.jsonl")).arg("--out").arg(&dir));
+        run_ok(
+            toolscout()
+                .args(["index", "--catalog"])
+                .arg(root().join("data/catalog/reference-servers.jsonl"))
+                .arg("--out")
+                .arg(&dir),
+        );
         dir
     })
     .clone()

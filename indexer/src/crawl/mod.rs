@@ -179,7 +179,11 @@ pub struct ServerRecordWithReport {
 }
 
 pub(crate) fn failure(server: &str, stage: &str, reason: impl std::fmt::Display) -> ServerFailure {
-    ServerFailure { server: server.to_string(), stage: stage.to_string(), reason: without_type_names(&reason.to_string()) }
+    ServerFailure {
+        server: server.to_string(),
+        stage: stage.to_string(),
+        reason: without_type_names(&reason.to_string()),
+    }
 }
 
 /// rmcp's transport errors embed Rust type names (`Transport [rmcp::…<…>] error`); drop them.

@@ -45,9 +45,10 @@ async fn crawls_real_registry_servers_verbatim() {
     let failures: Vec<_> = report.failures().collect();
     assert!(failures.is_empty(), "{failures:#?}");
 
-    let expectations: Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("tests/mcp-servers/expectations.json")).expect("read"))
-            .expect("json");
+    let expectations: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/mcp-servers/expectations.json")).expect("read"),
+    )
+    .expect("json");
     for e in expectations.as_array().expect("array") {
         let name = e["server"].as_str().expect("server");
         let server = catalog.servers.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name} crawled"));
@@ -72,18 +73,29 @@ async fn crawls_real_registry_servers_verbatim() {
         .iter()
         .filter_map(|s| Some((s.get("package")?.as_str()?, s)))
         .collect();
-    let packages = [("github", "@modelcontextprotocol/server-github"), ("slack", "@modelcontextprotocol/server-slack"), ("playwright", "@playwright/mcp"), ("kubernetes", "kubernetes-mcp-server")];
+    let packages = [
+        ("github", "@modelcontextprotocol/server-github"),
+        ("slack", "@modelcontextprotocol/server-slack"),
+        ("playwright", "@playwright/mcp"),
+        ("kubernetes", "kubernetes-mcp-server"),
+    ];
     for (name, package) in packages {
         let server = catalog.servers.iter().find(|s| s.name == name).expect("crawled");
         let reference = by_package[package]["tools"].as_array().expect("tools");
         assert_eq!(server.tools.len(), reference.len(), "{name}");
         for (ours, theirs) in server.tools.iter().zip(reference) {
             assert!(ours.derived.is_none());
-            assert_eq!(serde_json::to_string(&ours.tool).expect("json"), serde_json::to_string(theirs).expect("json"), "{name}/{}", ours.name);
+            assert_eq!(
+                serde_json::to_string(&ours.tool).expect("json"),
+                serde_json::to_string(theirs).expect("json"),
+                "{name}/{}",
+                ours.name
+            );
         }
     }
     // The committed fixture was made by this crawler from these servers: same tool definitions.
-    let (fixture, _) = toolscout_indexer::import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    let (fixture, _) =
+        toolscout_indexer::import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
     for s in &fixture.servers {
         let live = catalog.servers.iter().find(|c| c.name == s.name).expect("same servers");
         let hashes = |r: &toolscout_indexer::ServerRecord| r.tools.iter().map(|t| t.hash.clone()).collect::<Vec<_>>();

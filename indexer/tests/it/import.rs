@@ -22,7 +22,8 @@ fn livemcpbench_keeps_real_tools_verbatim() {
 
 #[test]
 fn mcp_zero_same_named_servers_get_distinct_ids_and_derived_schemas() {
-    let (catalog, warnings) = import_catalog(&shared().join("data/mcp-zero-mcptools/mcp_tools.jsonl"), None).expect("import");
+    let (catalog, warnings) =
+        import_catalog(&shared().join("data/mcp-zero-mcptools/mcp_tools.jsonl"), None).expect("import");
     assert_eq!(catalog.servers.len(), 308);
     // 2,797 tools upstream, 5 of them repeat a name within their server: kept the first, with a warning.
     assert_eq!(catalog.tool_count() + 5, 2797);
@@ -41,12 +42,14 @@ fn mcp_zero_same_named_servers_get_distinct_ids_and_derived_schemas() {
 
 #[test]
 fn docker_registry_and_crawl_dump_import() {
-    let (docker, _) = import_catalog(&shared().join("data/docker-mcp-registry/servers_with_tools.jsonl"), None).expect("docker");
+    let (docker, _) =
+        import_catalog(&shared().join("data/docker-mcp-registry/servers_with_tools.jsonl"), None).expect("docker");
     assert_eq!(docker.servers.len(), 28);
     assert!(docker.tool_count() > 700);
     let derived = docker.servers.iter().flat_map(|s| &s.tools).filter(|t| t.derived.is_some()).count();
     assert!(derived > 0 && derived < docker.tool_count());
-    let (crawl, warnings) = import_catalog(&shared().join("mcp-crawl.json"), Some(CatalogFormat::McpCrawl)).expect("crawl dump");
+    let (crawl, warnings) =
+        import_catalog(&shared().join("mcp-crawl.json"), Some(CatalogFormat::McpCrawl)).expect("crawl dump");
     assert!(crawl.tool_count() > 3000, "{}", crawl.tool_count());
     assert!(warnings.iter().any(|w| w.contains("did not list tools")), "failed servers are reported");
 }

@@ -7,7 +7,13 @@ use crate::support::{embedder, root};
 
 fn small_catalog() -> Catalog {
     let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
-    Catalog { servers: catalog.servers.into_iter().filter(|s| ["slack", "time", "google-maps"].contains(&s.name.as_str())).collect() }
+    Catalog {
+        servers: catalog
+            .servers
+            .into_iter()
+            .filter(|s| ["slack", "time", "google-maps"].contains(&s.name.as_str()))
+            .collect(),
+    }
 }
 
 #[test]
@@ -74,7 +80,8 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
 
     // A newer format is refused with a clear error.
     let manifest = snap_dir.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest).expect("read").replace("\"format_version\": 1", "\"format_version\": 99");
+    let text =
+        std::fs::read_to_string(&manifest).expect("read").replace("\"format_version\": 1", "\"format_version\": 99");
     std::fs::write(&manifest, text).expect("write");
     assert!(matches!(Snapshot::open(dir.path()), Err(Error::FormatVersion { found: 99, .. })));
 

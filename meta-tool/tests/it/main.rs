@@ -21,7 +21,8 @@ fn engine(dir: &Path) -> Arc<Engine> {
     let embedder = Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"));
     let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
     let keep = ["slack", "time", "google-maps", "github"];
-    let catalog = Catalog { servers: catalog.servers.into_iter().filter(|s| keep.contains(&s.name.as_str())).collect() };
+    let catalog =
+        Catalog { servers: catalog.servers.into_iter().filter(|s| keep.contains(&s.name.as_str())).collect() };
     build(&catalog, &embedder, dir, &BuildOptions::default()).expect("build");
     Arc::new(Engine::with_embedder(dir, embedder, EngineConfig::default()).expect("engine"))
 }

@@ -41,7 +41,10 @@ fn obvious_jobs_find_their_tools() {
         servers_hit += usize::from(any);
     }
     let rate = hits as f64 / total as f64;
-    eprintln!("expectation queries found in top 5: {hits}/{total}; servers with a hit: {servers_hit}/{}", entries.len());
+    eprintln!(
+        "expectation queries found in top 5: {hits}/{total}; servers with a hit: {servers_hit}/{}",
+        entries.len()
+    );
     assert!(rate >= FLOOR, "only {hits}/{total} found; misses:\n{}", misses.join("\n"));
     assert!(servers_hit + SERVERS_MISSED >= entries.len(), "misses:\n{}", misses.join("\n"));
 }

@@ -27,7 +27,8 @@ fn error_code(v: &Value) -> &str {
 
 #[tokio::test]
 async fn discover_found_and_not_found_shapes() {
-    let (status, v) = call("POST", "/v1/discover", Some(r#"{"query": "post a message to a slack channel", "limit": 3}"#)).await;
+    let (status, v) =
+        call("POST", "/v1/discover", Some(r#"{"query": "post a message to a slack channel", "limit": 3}"#)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["status"], "found");
     assert_eq!(v["query"], "post a message to a slack channel");
@@ -114,7 +115,8 @@ async fn over_a_real_socket() {
     assert!(r.status().is_client_error());
     let v: Value = r.json().await.expect("json error body");
     assert!(v["error"]["code"].is_string());
-    let health: Value = client.get(format!("http://{addr}/healthz")).send().await.expect("send").json().await.expect("json");
+    let health: Value =
+        client.get(format!("http://{addr}/healthz")).send().await.expect("send").json().await.expect("json");
     assert_eq!(health["status"], "ok");
     let _ = stop.send(());
     server.await.expect("join").expect("serve");

@@ -40,6 +40,8 @@ pub(crate) fn index_dir() -> PathBuf {
 pub(crate) fn engine() -> Arc<Engine> {
     static ENGINE: OnceLock<Arc<Engine>> = OnceLock::new();
     ENGINE
-        .get_or_init(|| Arc::new(Engine::with_embedder(&index_dir(), embedder(), EngineConfig::default()).expect("engine")))
+        .get_or_init(|| {
+            Arc::new(Engine::with_embedder(&index_dir(), embedder(), EngineConfig::default()).expect("engine"))
+        })
         .clone()
 }
