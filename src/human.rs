@@ -3,6 +3,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use toolscout_bench::{Calibration, Report};
 use toolscout_indexer::{CrawlOutcome, CrawlReport, Manifest};
 use toolscout_service::{DiscoverResponse, Status};
 
@@ -72,6 +73,65 @@ pub(crate) fn answer(a: &DiscoverResponse) -> String {
                 let _ = writeln!(s, "    {:.3}  {}/{}", t.score, t.server, t.name);
             }
         }
+    }
+    s
+}
+
+pub(crate) fn eval_table(reports: &[Report], ks: &[usize]) -> String {
+    let mut s = String::new();
+    let Some(first) = reports.first() else { return s };
+    let _ = writeln!(s, "{} queries ({} positive, {} none)", first.n_queries, first.n_positive, first.n_none);
+    let mut header = format!("{:<12}", "ranker");
+    for k in ks {
+        header.push_str(&format!(" {:>6}", format!("R@{k}")));
+    }
+    header.push_str(&format!(
+        " {:>7} {:>7} {:>7} {:>6} {:>17} {:>15}",
+        "R@5noT", "srvR@5", "nDCG@5", "MRR", "none P/R/F1", "p50/p99 ms"
+    ));
+    let _ = writeln!(s, "{header}");
+    for r in reports {
+        let mut line = format!("{:<12}", r.ranker);
+        for k in ks {
+            line.push_str(&format!(" {:>6.3}", r.recall_at.get(&k.to_string()).copied().unwrap_or(0.0)));
+        }
+        let get = |m: &std::collections::BTreeMap<String, f64>| m.get("5").copied().unwrap_or(0.0);
+        line.push_str(&format!(
+            " {:>7.3} {:>7.3} {:>7.3} {:>6.3} {:>17} {:>15}",
+            get(&r.recall_at_no_threshold),
+            get(&r.server_recall_at),
+            r.ndcg_at_5,
+            r.mrr,
+            format!("{:.2}/{:.2}/{:.2}", r.none.precision, r.none.recall, r.none.f1),
+            format!("{:.1}/{:.1}", r.latency_ms.p50, r.latency_ms.p99),
+        ));
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}
+
+pub(crate) fn calibration(c: &Calibration) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "threshold {:.3}: not-found P {:.3} R {:.3} F1 {:.3}; recall@5 {:.3} (no threshold {:.3}, allowed drop {:.3}); {} positive, {} none queries",
+        c.threshold,
+        c.chosen.precision,
+        c.chosen.recall,
+        c.chosen.f1,
+        c.chosen.recall_at_5,
+        c.recall_at_5_no_threshold,
+        c.max_recall_drop,
+        c.queries.0,
+        c.queries.1
+    );
+    let _ = writeln!(s, "{:>9} {:>9} {:>9} {:>9} {:>9}", "threshold", "P", "R", "F1", "R@5");
+    for p in c.curve.iter().step_by(5) {
+        let _ = writeln!(
+            s,
+            "{:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+            p.threshold, p.precision, p.recall, p.f1, p.recall_at_5
+        );
     }
     s
 }

@@ -9,11 +9,15 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
+use toolscout_bench::{
+    BASELINES, EngineRanker, Ranker, baseline as baseline_ranker, calibrate, evaluate, read_queries,
+    show as show_answers, tune,
+};
 use toolscout_indexer::{
     BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, build, crawl,
     import_catalog,
 };
-use toolscout_service::{DiscoverParams, Engine, EngineConfig};
+use toolscout_service::{DiscoverParams, Engine, EngineConfig, FusionWeights};
 
 /// Tool discovery for LLM agents: crawl MCP servers, index their tools, serve `discover_tools`.
 #[derive(Parser)]
@@ -91,6 +95,57 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Evaluate retrieval on a labelled query file (engine and/or baselines, side by side).
+    Eval {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        /// Query file (JSONL: id, query, relevant groups, kind).
+        #[arg(long)]
+        queries: PathBuf,
+        /// Cut-offs for recall/success.
+        #[arg(long, value_delimiter = ',', default_value = "1,3,5,10")]
+        k: Vec<usize>,
+        /// Run a baseline instead of the engine: bm25-flat, dense-flat, mcp-zero, or `all` (engine + every baseline).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Print every query's ranked answer instead of the metrics.
+        #[arg(long)]
+        show: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Calibrate the not-found threshold from labelled queries (positive and `none`).
+    Calibrate {
+        /// INDEX=QUERIES pairs; scores of all sets are pooled.
+        #[arg(long = "set", required = true, value_parser = parse_set)]
+        sets: Vec<(PathBuf, PathBuf)>,
+        /// Largest loss of recall@5 (absolute) the threshold may cost.
+        #[arg(long, default_value_t = 0.02)]
+        max_recall_drop: f64,
+        /// Write calibration.json into these index folders.
+        #[arg(long)]
+        write: Vec<PathBuf>,
+        /// Print the whole result as JSON (with the curve).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Tune the ranking knobs on dev sets (coordinate descent; never on test sets).
+    Tune {
+        /// INDEX=QUERIES pairs (dev sets).
+        #[arg(long = "set", required = true, value_parser = parse_set)]
+        sets: Vec<(PathBuf, PathBuf)>,
+        /// Rounds of coordinate descent.
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
     Mcp {
         /// Index folder.
@@ -128,8 +183,20 @@ impl ModelArgs {
 #[derive(Args, Clone)]
 struct EngineArgs {
     /// Override the not-found threshold (default: the index's calibration, else built-in).
-    #[arg(long, env = "TOOLSCOUT_THRESHOLD")]
+    #[arg(long, env = "TOOLSCOUT_THRESHOLD", allow_negative_numbers = true)]
     threshold: Option<f32>,
+    /// Fusion weights: tool dense, tool BM25, server dense, server BM25, BM25 half-saturation k.
+    #[arg(long, value_delimiter = ',', num_args = 5)]
+    weights: Option<Vec<f32>>,
+    /// Servers whose tools are all scored.
+    #[arg(long)]
+    top_servers: Option<usize>,
+    /// Most tools of one server in an answer (0: no cap).
+    #[arg(long)]
+    max_per_server: Option<usize>,
+    /// Do not split compound requests into intents.
+    #[arg(long)]
+    single_intent: bool,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -137,8 +204,25 @@ struct EngineArgs {
 impl EngineArgs {
     fn open(&self, index: &Path) -> Result<Engine> {
         let embedder = Arc::new(self.model.embedder()?);
-        let config = EngineConfig { threshold: self.threshold, ..EngineConfig::default() };
-        Engine::with_embedder(index, embedder, config).with_context(|| format!("opening index {}", index.display()))
+        Engine::with_embedder(index, embedder, self.config())
+            .with_context(|| format!("opening index {}", index.display()))
+    }
+
+    fn config(&self) -> EngineConfig {
+        let mut config = EngineConfig { threshold: self.threshold, ..EngineConfig::default() };
+        if let Some(w) = &self.weights {
+            config.weights = FusionWeights {
+                tool_dense: w[0],
+                tool_bm25: w[1],
+                server_dense: w[2],
+                server_bm25: w[3],
+                bm25_k: w[4],
+            };
+        }
+        config.top_servers = self.top_servers.unwrap_or(config.top_servers);
+        config.max_per_server = self.max_per_server.unwrap_or(config.max_per_server);
+        config.multi_intent = !self.single_intent;
+        config
     }
 }
 
@@ -233,6 +317,84 @@ async fn run(command: Command) -> Result<ExitCode> {
             toolscout_service::serve(listener, engine, shutdown_signal()).await?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Eval { index, queries, k, baseline, show, json, engine } => {
+            let queries = read_queries(&queries).map_err(anyhow::Error::msg)?;
+            let engine = Arc::new(engine.open(&index)?);
+            let mut rankers: Vec<Box<dyn Ranker>> = Vec::new();
+            let names: Vec<&str> = match baseline.as_deref() {
+                None => vec!["toolscout"],
+                Some("all") => std::iter::once("toolscout").chain(BASELINES).collect(),
+                Some(name) => vec![name],
+            };
+            for name in names {
+                rankers.push(if name == "toolscout" {
+                    Box::new(EngineRanker::new(engine.clone(), None))
+                } else {
+                    baseline_ranker(name, &index, engine.embedder().clone()).map_err(anyhow::Error::msg)?
+                });
+            }
+            let mut reports = Vec::new();
+            for ranker in &rankers {
+                if show {
+                    print!(
+                        "{}",
+                        show_answers(ranker.as_ref(), &queries, k.iter().copied().max().unwrap_or(5))
+                            .map_err(anyhow::Error::msg)?
+                    );
+                    continue;
+                }
+                let (report, _) = evaluate(ranker.as_ref(), &queries, &k).map_err(anyhow::Error::msg)?;
+                reports.push(report);
+            }
+            if json && reports.len() == 1 {
+                println!("{}", serde_json::to_string_pretty(&reports[0])?);
+            } else if json {
+                println!("{}", serde_json::to_string_pretty(&reports)?);
+            } else if !show {
+                print!("{}", human::eval_table(&reports, &k));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Calibrate { sets, max_recall_drop, write, json, model } => {
+            let embedder = Arc::new(model.embedder()?);
+            let mut rankers = Vec::new();
+            for (index, queries) in &sets {
+                let engine = Engine::with_embedder(index, embedder.clone(), EngineConfig::default())
+                    .with_context(|| format!("opening index {}", index.display()))?;
+                let queries = read_queries(queries).map_err(anyhow::Error::msg)?;
+                rankers.push((EngineRanker::new(Arc::new(engine), None), queries));
+            }
+            let refs: Vec<(&dyn Ranker, Vec<_>)> = rankers.iter().map(|(r, q)| (r as &dyn Ranker, q.clone())).collect();
+            let calibration = calibrate(&refs, max_recall_drop).map_err(anyhow::Error::msg)?;
+            let text = serde_json::to_string_pretty(&calibration)?;
+            for dir in &write {
+                let path = dir.join("calibration.json");
+                std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+                eprintln!("wrote {}", path.display());
+            }
+            if json {
+                println!("{text}");
+            } else {
+                print!("{}", human::calibration(&calibration));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tune { sets, rounds, engine } => {
+            let embedder = Arc::new(engine.model.embedder()?);
+            let (mut engines, mut queries) = (Vec::new(), Vec::new());
+            for (index, file) in &sets {
+                let opened = Engine::with_embedder(index, embedder.clone(), engine.config())
+                    .with_context(|| format!("opening index {}", index.display()))?;
+                engines.push(Arc::new(opened));
+                queries.push(read_queries(file).map_err(anyhow::Error::msg)?);
+            }
+            let (best, trials) = tune(&engines, &queries, engine.config(), rounds).map_err(anyhow::Error::msg)?;
+            for t in &trials {
+                eprintln!("{:<22} {:.4}  {:?}", t.change, t.objective, t.per_set);
+            }
+            println!("{best:#?}");
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Mcp { index, http, engine } => {
             let engine: Arc<dyn toolscout_meta_tool::Backend> = Arc::new(engine.open(&index)?);
             if let Some(addr) = http {
@@ -253,6 +415,11 @@ async fn run(command: Command) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn parse_set(s: &str) -> Result<(PathBuf, PathBuf), String> {
+    let (index, queries) = s.split_once('=').ok_or("expected INDEX=QUERIES")?;
+    Ok((PathBuf::from(index), PathBuf::from(queries)))
 }
 
 fn write_catalog(catalog: &Catalog, out: &Path) -> Result<()> {

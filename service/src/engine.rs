@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 use toolscout_indexer::{Embedder, EmbedderConfig, Snapshot, cosine};
 
 use crate::fusion::{FusionWeights, Signals, fuse, saturate};
+use crate::intents::intents;
 use crate::names::NameIndex;
 use crate::params::{
     DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,
@@ -40,17 +41,61 @@ pub struct EngineConfig {
     pub top_servers: usize,
     /// Tools taken from each global pass (dense and BM25).
     pub global_tools: usize,
+    /// Retrieve separately for each intent of a compound request.
+    pub multi_intent: bool,
+    /// Most tools of one server in an answer, unless the request hints at that server (0: no cap).
+    pub max_per_server: usize,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { weights: FusionWeights::default(), threshold: None, top_servers: 5, global_tools: 50 }
+        EngineConfig {
+            weights: FusionWeights::default(),
+            threshold: None,
+            top_servers: 5,
+            global_tools: 50,
+            multi_intent: true,
+            max_per_server: 0,
+        }
     }
 }
 
+/// What [`Engine::rank`] returns: the ranking before the not-found decision.
+#[derive(Debug, Clone)]
+pub struct Ranking {
+    /// Tools named in the query, in order of mention (score 1.0).
+    pub named: Vec<ToolHit>,
+    /// The best other tools by fused score (at most `limit`).
+    pub ranked: Vec<ToolHit>,
+    /// The best servers.
+    pub servers: Vec<ServerHit>,
+    /// The threshold in force for this index.
+    pub threshold: Threshold,
+    /// Remarks about the request.
+    pub notes: Vec<String>,
+}
+
+impl Ranking {
+    /// Best fused score of a ranked (not named) tool.
+    pub fn best(&self) -> Option<f32> {
+        self.ranked.first().map(|h| h.score)
+    }
+
+    /// The not-found decision at `threshold`: found when a tool was named or the best score reaches it.
+    pub fn found_at(&self, threshold: f32) -> bool {
+        !self.named.is_empty() || self.best().is_some_and(|b| b >= threshold)
+    }
+
+    /// The decision at the threshold in force.
+    pub fn found(&self) -> bool {
+        self.found_at(self.threshold.value)
+    }
+}
+
+#[derive(Clone)]
 struct Live {
-    snapshot: Snapshot,
-    names: NameIndex,
+    snapshot: Arc<Snapshot>,
+    names: Arc<NameIndex>,
     threshold: Threshold,
 }
 
@@ -89,6 +134,18 @@ impl Engine {
         Ok(id)
     }
 
+    /// The same live snapshot and model under another configuration (for tuning and evaluation).
+    pub fn reconfigured(&self, config: EngineConfig) -> Engine {
+        let mut live = (*self.live()).clone();
+        live.threshold = Threshold::for_index(&self.index_dir, config.threshold);
+        Engine {
+            index_dir: self.index_dir.clone(),
+            embedder: self.embedder.clone(),
+            config,
+            live: RwLock::new(Arc::new(live)),
+        }
+    }
+
     fn live(&self) -> Arc<Live> {
         self.live.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
@@ -98,8 +155,33 @@ impl Engine {
         &self.embedder
     }
 
-    /// Answers a discovery request.
+    /// Answers a discovery request: [`Engine::rank`], then the not-found decision.
     pub fn search(&self, params: &DiscoverParams) -> Result<DiscoverResponse> {
+        let limit = params.limit.unwrap_or(DEFAULT_LIMIT);
+        let ranking = self.rank(params)?;
+        let found = ranking.found();
+        let (mut tools, mut closest) = (Vec::new(), Vec::new());
+        if found {
+            tools.extend(ranking.named);
+            tools.extend(ranking.ranked);
+            tools.truncate(limit);
+        } else {
+            closest.extend(ranking.ranked.into_iter().take(CLOSEST));
+        }
+        Ok(DiscoverResponse {
+            status: if found { Status::Found } else { Status::NotFound },
+            query: params.query.clone(),
+            threshold: ranking.threshold.value,
+            tools,
+            servers: ranking.servers,
+            closest,
+            notes: ranking.notes,
+        })
+    }
+
+    /// The ranking a search decides on, before the not-found threshold is applied: tools named in the
+    /// query, and the best `limit` others by fused score. Evaluation and calibration use it directly.
+    pub fn rank(&self, params: &DiscoverParams) -> Result<Ranking> {
         let query = params.query.trim();
         if query.is_empty() {
             return Err(Error::BadQuery("`query` is empty: describe the capability you need".into()));
@@ -126,74 +208,60 @@ impl Engine {
             None => HashSet::new(),
         };
 
-        let q = self.embedder.embed_query(query)?;
-
-        // Server level.
-        let server_bm25: HashMap<usize, f32> =
-            snap.server_bm25.search(query, SERVER_CANDIDATES)?.into_iter().map(|h| (h.id as usize, h.score)).collect();
-        let mut server_set: HashSet<usize> =
-            snap.server_ann.search(&q, SERVER_CANDIDATES).iter().map(|h| h.id as usize).collect();
-        server_set.extend(server_bm25.keys());
-        server_set.extend(&hinted);
-        let server_weight = (w.server_dense + w.server_bm25).max(f32::EPSILON);
-        let server_score = |i: usize| {
-            (w.server_dense * cosine(&q, snap.server_vector(i))
-                + w.server_bm25 * saturate(server_bm25.get(&i).copied().unwrap_or(0.0), w.bm25_k))
-                / server_weight
-        };
-        let mut servers: Vec<(usize, f32)> = server_set.into_iter().map(|i| (i, server_score(i))).collect();
-        servers.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-
-        // Tool level.
-        let tool_bm25: HashMap<usize, f32> = snap
-            .tool_bm25
-            .search(query, self.config.global_tools * 2)?
-            .into_iter()
-            .map(|h| (h.id as usize, h.score))
-            .collect();
-        let mut candidates: HashSet<usize> = HashSet::new();
-        for &(s, _) in servers.iter().take(self.config.top_servers) {
-            candidates.extend(snap.server_tools(s));
-        }
-        for &s in &hinted {
-            candidates.extend(snap.server_tools(s));
-        }
-        candidates.extend(snap.tool_ann.search(&q, self.config.global_tools).iter().map(|h| h.id as usize));
-        let mut by_bm25: Vec<(&usize, &f32)> = tool_bm25.iter().collect();
-        by_bm25.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-        candidates.extend(by_bm25.iter().take(self.config.global_tools).map(|(i, _)| **i));
-
-        let mut ranked: Vec<(usize, f32)> = candidates
-            .into_iter()
-            .map(|t| {
-                let s = snap.tools[t].server as usize;
-                let signals = Signals {
-                    tool_dense: cosine(&q, snap.tool_vector(t)),
-                    tool_bm25: tool_bm25.get(&t).copied().unwrap_or(0.0),
-                    server_dense: cosine(&q, snap.server_vector(s)),
-                    server_bm25: server_bm25.get(&s).copied().unwrap_or(0.0),
-                };
-                let bonus = if hinted.contains(&s) { HINT_BONUS } else { 0.0 };
-                (t, fuse(&signals, w) + bonus)
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-
-        let named = live.names.named_in(query);
-        let threshold = &live.threshold;
-        let best = ranked.first().map_or(f32::MIN, |r| r.1);
-        let found = !named.is_empty() || threshold.accepts(best);
-        let hit = |t: usize, score: f32, kind: MatchKind| tool_hit(snap, t, score, kind);
-        let mut tools = Vec::new();
-        let mut closest = Vec::new();
-        if found {
-            tools.extend(named.iter().map(|&t| hit(t, 1.0, MatchKind::Name)));
-            let rest = ranked.iter().filter(|(t, _)| !named.contains(t));
-            tools.extend(rest.map(|&(t, s)| hit(t, s, MatchKind::Search)));
-            tools.truncate(limit);
+        // One pass for the whole request, and one per intent when it asks for several things.
+        let main = self.pass(snap, query, &hinted)?;
+        let parts: Vec<Pass> = if self.config.multi_intent {
+            intents(query).iter().map(|part| self.pass(snap, part, &hinted)).collect::<Result<_>>()?
         } else {
-            closest.extend(ranked.iter().take(CLOSEST).map(|&(t, s)| hit(t, s, MatchKind::Search)));
+            Vec::new()
+        };
+        let mut candidates: HashSet<usize> = main.candidates.clone();
+        for p in &parts {
+            candidates.extend(&p.candidates);
         }
+        let named = live.names.named_in(query);
+        candidates.retain(|t| !named.contains(t));
+        let score = |pass: &Pass, t: usize| -> f32 {
+            let s = snap.tools[t].server as usize;
+            let signals = Signals {
+                tool_dense: cosine(&pass.vector, snap.tool_vector(t)),
+                tool_bm25: pass.tool_bm25.get(&t).copied().unwrap_or(0.0),
+                server_dense: cosine(&pass.vector, snap.server_vector(s)),
+                server_bm25: pass.server_bm25.get(&s).copied().unwrap_or(0.0),
+            };
+            fuse(&signals, w) + if hinted.contains(&s) { HINT_BONUS } else { 0.0 }
+        };
+        let by_score = |scores: &HashMap<usize, f32>| -> Vec<(usize, f32)> {
+            let mut v: Vec<(usize, f32)> = scores.iter().map(|(&t, &s)| (t, s)).collect();
+            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            v
+        };
+        let main_scores: HashMap<usize, f32> = candidates.iter().map(|&t| (t, score(&main, t))).collect();
+        let part_scores: Vec<HashMap<usize, f32>> =
+            parts.iter().map(|p| candidates.iter().map(|&t| (t, score(p, t))).collect()).collect();
+        // A tool's score is its best over the whole request and its parts.
+        let best: HashMap<usize, f32> = candidates
+            .iter()
+            .map(|&t| (t, part_scores.iter().map(|ps| ps[&t]).fold(main_scores[&t], f32::max)))
+            .collect();
+        // Slots: the best tool for the whole request, then the best for each part, then the rest by score.
+        let mut order: Vec<usize> = Vec::new();
+        if let Some(&(t, _)) = by_score(&main_scores).first() {
+            order.push(t);
+        }
+        for ps in &part_scores {
+            if let Some(&(t, _)) = by_score(ps).iter().find(|(t, _)| !order.contains(t)) {
+                order.push(t);
+            }
+        }
+        for (t, _) in by_score(&best) {
+            if !order.contains(&t) {
+                order.push(t);
+            }
+        }
+        let order = diversify(order, |t| snap.tools[t].server as usize, self.config.max_per_server, &hinted, limit);
+        let ranked: Vec<(usize, f32)> = order.into_iter().take(limit).map(|t| (t, best[&t])).collect();
+        let servers = main.servers;
         let servers = servers
             .iter()
             .take(self.config.top_servers)
@@ -203,13 +271,11 @@ impl Engine {
                 score,
             })
             .collect();
-        Ok(DiscoverResponse {
-            status: if found { Status::Found } else { Status::NotFound },
-            query: params.query.clone(),
-            threshold: threshold.value,
-            tools,
+        Ok(Ranking {
+            named: named.iter().map(|&t| tool_hit(snap, t, 1.0, MatchKind::Name)).collect(),
+            ranked: ranked.iter().map(|&(t, s)| tool_hit(snap, t, s, MatchKind::Search)).collect(),
             servers,
-            closest,
+            threshold: live.threshold.clone(),
             notes,
         })
     }
@@ -274,6 +340,90 @@ impl Engine {
     }
 }
 
+/// What one retrieval pass (for the whole request, or one of its intents) measured.
+struct Pass {
+    vector: Vec<f32>,
+    server_bm25: HashMap<usize, f32>,
+    tool_bm25: HashMap<usize, f32>,
+    /// Best servers, with their server-level score.
+    servers: Vec<(usize, f32)>,
+    /// Tools worth scoring: all tools of the top servers, the global dense and BM25 passes.
+    candidates: HashSet<usize>,
+}
+
+impl Engine {
+    fn pass(&self, snap: &Snapshot, text: &str, hinted: &HashSet<usize>) -> Result<Pass> {
+        let w = &self.config.weights;
+        let vector = self.embedder.embed_query(text)?;
+        let server_bm25: HashMap<usize, f32> =
+            snap.server_bm25.search(text, SERVER_CANDIDATES)?.into_iter().map(|h| (h.id as usize, h.score)).collect();
+        let mut server_set: HashSet<usize> =
+            snap.server_ann.search(&vector, SERVER_CANDIDATES).iter().map(|h| h.id as usize).collect();
+        server_set.extend(server_bm25.keys());
+        server_set.extend(hinted);
+        let server_weight = (w.server_dense + w.server_bm25).max(f32::EPSILON);
+        let mut servers: Vec<(usize, f32)> = server_set
+            .into_iter()
+            .map(|i| {
+                let score = (w.server_dense * cosine(&vector, snap.server_vector(i))
+                    + w.server_bm25 * saturate(server_bm25.get(&i).copied().unwrap_or(0.0), w.bm25_k))
+                    / server_weight;
+                (i, score)
+            })
+            .collect();
+        servers.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        servers.truncate(self.config.top_servers.max(1));
+
+        let tool_bm25: HashMap<usize, f32> = snap
+            .tool_bm25
+            .search(text, self.config.global_tools * 2)?
+            .into_iter()
+            .map(|h| (h.id as usize, h.score))
+            .collect();
+        let mut candidates: HashSet<usize> = HashSet::new();
+        for &(s, _) in &servers {
+            candidates.extend(snap.server_tools(s));
+        }
+        for &s in hinted {
+            candidates.extend(snap.server_tools(s));
+        }
+        candidates.extend(snap.tool_ann.search(&vector, self.config.global_tools).iter().map(|h| h.id as usize));
+        let mut by_bm25: Vec<(&usize, &f32)> = tool_bm25.iter().collect();
+        by_bm25.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+        candidates.extend(by_bm25.iter().take(self.config.global_tools).map(|(i, _)| **i));
+        Ok(Pass { vector, server_bm25, tool_bm25, servers, candidates })
+    }
+}
+
+/// Keeps at most `cap` tools of one server among the first `limit` (hinted servers are exempt); the
+/// tools pushed out follow in their order. Pure.
+pub(crate) fn diversify(
+    order: Vec<usize>,
+    server_of: impl Fn(usize) -> usize,
+    cap: usize,
+    exempt: &HashSet<usize>,
+    limit: usize,
+) -> Vec<usize> {
+    if cap == 0 {
+        return order;
+    }
+    let mut kept = Vec::with_capacity(order.len());
+    let mut deferred = Vec::new();
+    let mut per_server: HashMap<usize, usize> = HashMap::new();
+    for t in order {
+        let s = server_of(t);
+        let n = per_server.entry(s).or_default();
+        if kept.len() < limit && *n >= cap && !exempt.contains(&s) {
+            deferred.push(t);
+        } else {
+            *n += 1;
+            kept.push(t);
+        }
+    }
+    kept.extend(deferred);
+    kept
+}
+
 fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<Live> {
     let snapshot = Snapshot::open(index_dir)?;
     if snapshot.manifest.model_id != embedder.model_id() {
@@ -282,9 +432,9 @@ fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<
             loaded: embedder.model_id().to_string(),
         });
     }
-    let names = NameIndex::new(&snapshot.servers, &snapshot.tools);
+    let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
     let threshold = Threshold::for_index(index_dir, config.threshold);
-    Ok(Live { snapshot, names, threshold })
+    Ok(Live { snapshot: Arc::new(snapshot), names, threshold })
 }
 
 fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> ToolHit {

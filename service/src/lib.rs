@@ -7,14 +7,16 @@
 mod engine;
 mod error;
 mod fusion;
+mod intents;
 mod names;
 mod params;
 mod rest;
 mod threshold;
 
-pub use engine::{Engine, EngineConfig};
+pub use engine::{Engine, EngineConfig, Ranking};
 pub use error::{Error, Result};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
+pub use intents::intents;
 pub use names::NameIndex;
 pub use params::{
     DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,

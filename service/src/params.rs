@@ -10,7 +10,7 @@ pub const DEFAULT_LIMIT: usize = 5;
 /// Largest `limit` accepted.
 pub const MAX_LIMIT: usize = 50;
 /// Longest query accepted, in characters.
-pub const MAX_QUERY_CHARS: usize = 4096;
+pub const MAX_QUERY_CHARS: usize = 16 * 1024;
 
 /// A discovery request: `POST /v1/discover`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

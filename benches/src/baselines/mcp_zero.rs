@@ -1,0 +1,86 @@
+//! `mcp-zero`: MCP-Zero's hierarchical matcher (arXiv 2506.01056) with our embedder. Server summary is
+//! the catalog's summary where it has one (MCP-Zero's own corpus: imported as `instructions`), else the
+//! description; texts are embedded once when the baseline is built.
+
+use std::sync::Arc;
+
+use toolscout_indexer::{Embedder, Snapshot, cosine};
+
+use super::{description, top_k};
+use crate::rankers::{RankedTool, Ranker, Ranking};
+
+const TOP_SERVERS: usize = 5;
+
+pub(crate) struct McpZero {
+    snapshot: Arc<Snapshot>,
+    embedder: Arc<Embedder>,
+    server_description: Vec<Vec<f32>>,
+    server_summary: Vec<Vec<f32>>,
+    tool_description: Vec<Vec<f32>>,
+}
+
+impl McpZero {
+    pub(crate) fn new(snapshot: Arc<Snapshot>, embedder: Arc<Embedder>) -> crate::Result<Self> {
+        let or_name = |text: Option<&String>, name: &str| {
+            text.filter(|t| !t.trim().is_empty()).cloned().unwrap_or_else(|| name.to_string())
+        };
+        let descriptions: Vec<String> =
+            snapshot.servers.iter().map(|s| or_name(s.description.as_ref(), &s.name)).collect();
+        let summaries: Vec<String> = snapshot
+            .servers
+            .iter()
+            .map(|s| or_name(s.instructions.as_ref().or(s.description.as_ref()), &s.name))
+            .collect();
+        let tools: Vec<String> = snapshot
+            .tools
+            .iter()
+            .map(|t| {
+                let d = description(&t.tool_json);
+                if d.trim().is_empty() { t.name.clone() } else { d }
+            })
+            .collect();
+        let embed = |texts: &[String]| embedder.embed(texts).map_err(|e| e.to_string());
+        Ok(McpZero {
+            server_description: embed(&descriptions)?,
+            server_summary: embed(&summaries)?,
+            tool_description: embed(&tools)?,
+            snapshot,
+            embedder,
+        })
+    }
+}
+
+impl Ranker for McpZero {
+    fn name(&self) -> String {
+        "mcp-zero".into()
+    }
+
+    fn rank(&self, query: &str, k: usize) -> crate::Result<Ranking> {
+        let q = self.embedder.embed_query(query).map_err(|e| e.to_string())?;
+        let s = &self.snapshot;
+        let server_scores: Vec<(usize, f32)> = (0..s.servers.len())
+            .map(|i| (i, cosine(&q, &self.server_description[i]).max(cosine(&q, &self.server_summary[i]))))
+            .collect();
+        let mut scored = Vec::new();
+        for (server, s_server) in top_k(server_scores, TOP_SERVERS) {
+            for t in s.server_tools(server) {
+                let s_tool = cosine(&q, &self.tool_description[t]);
+                scored.push((t, (s_server * s_tool) * s_server.max(s_tool)));
+            }
+        }
+        let tools = top_k(scored, k)
+            .into_iter()
+            .map(|(i, score)| RankedTool {
+                server: s.servers[s.tools[i].server as usize].name.clone(),
+                tool: s.tools[i].name.clone(),
+                score,
+                named: false,
+            })
+            .collect();
+        Ok(Ranking { tools })
+    }
+
+    fn threshold(&self) -> Option<f32> {
+        None
+    }
+}
