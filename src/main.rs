@@ -335,6 +335,7 @@ async fn run(command: Command) -> Result<ExitCode> {
             }
             let mut reports = Vec::new();
             for ranker in &rankers {
+                ranker.reset();
                 if show {
                     print!(
                         "{}",

@@ -45,6 +45,8 @@ pub trait Ranker {
     fn rank(&self, query: &str, k: usize) -> crate::Result<Ranking>;
     /// Its not-found threshold, if it has one.
     fn threshold(&self) -> Option<f32>;
+    /// Forgets cached query work, so the next run is timed cold (rankers share one embedder).
+    fn reset(&self) {}
 }
 
 /// The toolscout engine as a ranker.
@@ -86,5 +88,9 @@ impl Ranker for EngineRanker {
 
     fn threshold(&self) -> Option<f32> {
         self.threshold
+    }
+
+    fn reset(&self) {
+        self.engine.embedder().clear_query_cache();
     }
 }

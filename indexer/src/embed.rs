@@ -134,6 +134,13 @@ impl Embedder {
         Ok(out)
     }
 
+    /// Forgets cached query vectors (so a benchmark can time the embedding again).
+    pub fn clear_query_cache(&self) {
+        if let Ok(mut cache) = self.query_cache.lock() {
+            cache.clear();
+        }
+    }
+
     /// Embeds one query, with a cache of recent queries.
     pub fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
         if let Some(v) = self.query_cache.lock().ok().and_then(|c| c.get(text).cloned()) {

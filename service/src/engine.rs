@@ -55,7 +55,7 @@ impl Default for EngineConfig {
             top_servers: 5,
             global_tools: 50,
             multi_intent: true,
-            max_per_server: 0,
+            max_per_server: 2,
         }
     }
 }
@@ -254,12 +254,15 @@ impl Engine {
                 order.push(t);
             }
         }
+        // The per-server cap applies to the filler, not to the tools chosen for an intent.
+        let chosen = order.len();
         for (t, _) in by_score(&best) {
             if !order.contains(&t) {
                 order.push(t);
             }
         }
-        let order = diversify(order, |t| snap.tools[t].server as usize, self.config.max_per_server, &hinted, limit);
+        let order =
+            diversify(order, chosen, |t| snap.tools[t].server as usize, self.config.max_per_server, &hinted, limit);
         let ranked: Vec<(usize, f32)> = order.into_iter().take(limit).map(|t| (t, best[&t])).collect();
         let servers = main.servers;
         let servers = servers
@@ -395,10 +398,11 @@ impl Engine {
     }
 }
 
-/// Keeps at most `cap` tools of one server among the first `limit` (hinted servers are exempt); the
-/// tools pushed out follow in their order. Pure.
+/// Keeps at most `cap` tools of one server among the first `limit` (hinted servers and the first `keep`
+/// tools are exempt, though they count); the tools pushed out follow in their order. Pure.
 pub(crate) fn diversify(
     order: Vec<usize>,
+    keep: usize,
     server_of: impl Fn(usize) -> usize,
     cap: usize,
     exempt: &HashSet<usize>,
@@ -410,10 +414,10 @@ pub(crate) fn diversify(
     let mut kept = Vec::with_capacity(order.len());
     let mut deferred = Vec::new();
     let mut per_server: HashMap<usize, usize> = HashMap::new();
-    for t in order {
+    for (i, t) in order.into_iter().enumerate() {
         let s = server_of(t);
         let n = per_server.entry(s).or_default();
-        if kept.len() < limit && *n >= cap && !exempt.contains(&s) {
+        if i >= keep && kept.len() < limit && *n >= cap && !exempt.contains(&s) {
             deferred.push(t);
         } else {
             *n += 1;
@@ -453,4 +457,21 @@ fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> Too
 
 fn raw(json: &str) -> Box<RawValue> {
     RawValue::from_string(json.to_string()).expect("tool_json was written by serde_json and is valid JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diversify_caps_filler_but_not_chosen_tools() {
+        // Tools 0..6 all on server 0 except 3 and 5 (server 1).
+        let server = |t: usize| usize::from(t == 3 || t == 5);
+        let none = HashSet::new();
+        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 0, server, 2, &none, 5), vec![0, 1, 3, 5, 2, 4]);
+        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 3, server, 2, &none, 5), vec![0, 1, 2, 3, 5, 4]);
+        assert_eq!(diversify(vec![0, 1, 2, 3], 0, server, 0, &none, 5), vec![0, 1, 2, 3]);
+        let hinted: HashSet<usize> = [0].into();
+        assert_eq!(diversify(vec![0, 1, 2, 3], 0, server, 1, &hinted, 5), vec![0, 1, 2, 3]);
+    }
 }

@@ -42,4 +42,8 @@ impl Ranker for DenseFlat {
     fn threshold(&self) -> Option<f32> {
         None
     }
+
+    fn reset(&self) {
+        self.embedder.clear_query_cache();
+    }
 }

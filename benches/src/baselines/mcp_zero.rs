@@ -83,4 +83,8 @@ impl Ranker for McpZero {
     fn threshold(&self) -> Option<f32> {
         None
     }
+
+    fn reset(&self) {
+        self.embedder.clear_query_cache();
+    }
 }
