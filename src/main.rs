@@ -154,6 +154,13 @@ enum Command {
         /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
         #[arg(long)]
         http: Option<String>,
+        /// Also expose `call_tool`, forwarding calls of delivered tools to the real servers of this host
+        /// config (`mcpServers` JSON; started on first use).
+        #[arg(long, value_name = "CONFIG")]
+        proxy: Option<PathBuf>,
+        /// Seconds to start a proxied server or answer one call.
+        #[arg(long, default_value_t = 60)]
+        call_timeout: u64,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -294,7 +301,7 @@ async fn run(command: Command) -> Result<ExitCode> {
         }
         Command::Search { index, server, limit, json, need, engine } => {
             let engine = engine.open(&index)?;
-            let params = DiscoverParams { query: need, server, limit: Some(limit) };
+            let params = DiscoverParams { server, limit: Some(limit), ..DiscoverParams::new(need) };
             let answer = engine.search(&params)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&answer)?);
@@ -396,8 +403,15 @@ async fn run(command: Command) -> Result<ExitCode> {
             println!("{best:#?}");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Mcp { index, http, engine } => {
+        Command::Mcp { index, http, proxy, call_timeout, engine } => {
             let engine: Arc<dyn toolscout_meta_tool::Backend> = Arc::new(engine.open(&index)?);
+            let proxy = match proxy {
+                Some(path) => {
+                    let hosts = HostConfig::read(&path).with_context(|| format!("reading {}", path.display()))?;
+                    Some(Arc::new(toolscout_meta_tool::Proxy::new(hosts, Duration::from_secs(call_timeout))))
+                }
+                None => None,
+            };
             if let Some(addr) = http {
                 let listener = tokio::net::TcpListener::bind(&addr).await.with_context(|| format!("binding {addr}"))?;
                 eprintln!("toolscout: MCP (Streamable HTTP) on http://{}/mcp", listener.local_addr()?);
@@ -407,10 +421,10 @@ async fn run(command: Command) -> Result<ExitCode> {
                     shutdown_signal().await;
                     stop.cancel();
                 });
-                toolscout_meta_tool::serve_http(engine, listener, token).await?;
+                toolscout_meta_tool::serve_http(engine, proxy, listener, token).await?;
                 return Ok(ExitCode::SUCCESS);
             }
-            if let Err(e) = toolscout_meta_tool::serve_stdio(engine).await {
+            if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy).await {
                 bail!("MCP session ended with an error: {e}");
             }
             Ok(ExitCode::SUCCESS)

@@ -69,7 +69,7 @@ impl Ranker for EngineRanker {
     }
 
     fn rank(&self, query: &str, k: usize) -> crate::Result<Ranking> {
-        let params = DiscoverParams { query: query.to_string(), server: None, limit: Some(k) };
+        let params = DiscoverParams { limit: Some(k), ..DiscoverParams::new(query) };
         let r = self.engine.rank(&params).map_err(|e| e.to_string())?;
         let tools = r
             .named

@@ -20,7 +20,9 @@ pub use bm25::{Bm25, Bm25Hit};
 pub use canonical::{canonical_json, content_hash};
 pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, ToolRecord};
 pub use config::{HostConfig, LaunchSpec};
-pub use crawl::{CrawlOptions, CrawlOutcome, CrawlReport, ServerFailure, crawl, crawl_one};
+pub use crawl::{
+    CrawlOptions, CrawlOutcome, CrawlReport, ServerFailure, ServerRecordWithReport, Upstream, crawl, crawl_one,
+};
 pub use dense::{Ann, AnnHit, cosine};
 pub use embed::{Embedder, EmbedderConfig};
 pub use error::{Error, Result};

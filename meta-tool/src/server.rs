@@ -1,19 +1,22 @@
-//! The rmcp server: one tool, `discover_tools(need, server?, limit?)`.
+//! The rmcp server: `discover_tools(need, server?, limit?)`, and with a proxy also the generic
+//! `call_tool(server, tool, arguments)` for runtimes that cannot call a tool missing from their fixed
+//! `tools` array (keeping that array — and so the cached prompt prefix — unchanged).
 //!
 //! A need the engine cannot use (empty, too long) is a tool error the model sees and can fix; arguments of
-//! the wrong type are protocol errors (rmcp rejects them before we run).
+//! the wrong type are rejected by rmcp before we run. `call_tool` refuses tools not delivered in this
+//! session and arguments that break the tool's declared input schema.
 
 use std::sync::{Arc, Mutex};
 
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
-use toolscout_service::{DiscoverParams, Error};
+use toolscout_service::{CALL_TOOL_DESCRIPTION, DISCOVER_DESCRIPTION, DiscoverParams, Error, Session, render};
 
 use crate::backend::Backend;
-use crate::render::{DISCOVER_DESCRIPTION, render};
-use crate::session::Session;
+use crate::proxy::{Proxy, validate};
 
 /// Most tools one call may ask for.
 const MAX_LIMIT: u32 = 10;
@@ -31,17 +34,38 @@ pub struct DiscoverArgs {
     pub limit: Option<u32>,
 }
 
-/// One MCP session of the meta-tool: a backend and what this session has been given.
+/// Arguments of `call_tool`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct CallToolArgs {
+    /// server_id of the tool, as delivered by discover_tools.
+    pub server: String,
+    /// The tool's name, as delivered.
+    pub tool: String,
+    /// Arguments following the tool's input schema.
+    #[serde(default)]
+    pub arguments: JsonObject,
+}
+
+/// One MCP session of the meta-tool: a backend, an optional proxy, and what this session has been given.
 #[derive(Clone)]
 pub struct DiscoverServer {
     backend: Arc<dyn Backend>,
+    proxy: Option<Arc<Proxy>>,
     session: Arc<Mutex<Session>>,
+    tool_router: ToolRouter<DiscoverServer>,
 }
 
 impl DiscoverServer {
-    /// A fresh session over `backend`.
+    /// A fresh session over `backend`, exposing only `discover_tools`.
     pub fn new(backend: Arc<dyn Backend>) -> Self {
-        DiscoverServer { backend, session: Arc::default() }
+        let mut tool_router = Self::tool_router();
+        tool_router.remove_route("call_tool");
+        DiscoverServer { backend, proxy: None, session: Arc::default(), tool_router }
+    }
+
+    /// A fresh session that also exposes `call_tool`, forwarding through `proxy`.
+    pub fn with_proxy(backend: Arc<dyn Backend>, proxy: Arc<Proxy>) -> Self {
+        DiscoverServer { backend, proxy: Some(proxy), session: Arc::default(), tool_router: Self::tool_router() }
     }
 }
 
@@ -58,7 +82,8 @@ impl DiscoverServer {
         if !(1..=MAX_LIMIT).contains(&limit) {
             return Ok(tool_error(format!("`limit` must be between 1 and {MAX_LIMIT}, got {limit}")));
         }
-        let params = DiscoverParams { query: args.need, server: args.server, limit: Some(limit as usize) };
+        let params =
+            DiscoverParams { query: args.need, server: args.server, limit: Some(limit as usize), loaded: Vec::new() };
         let backend = self.backend.clone();
         let answer = tokio::task::spawn_blocking(move || backend.discover(&params))
             .await
@@ -79,9 +104,40 @@ impl DiscoverServer {
         result.structured_content = Some(structured);
         Ok(result)
     }
+
+    /// Calls a delivered tool on its real server.
+    #[tool(name = "call_tool", description = CALL_TOOL_DESCRIPTION)]
+    async fn call_tool(&self, Parameters(args): Parameters<CallToolArgs>) -> Result<CallToolResult, ErrorData> {
+        let Some(proxy) = &self.proxy else {
+            return Ok(tool_error("call_tool is not enabled on this server".into()));
+        };
+        let delivered = self.session.lock().unwrap_or_else(|e| e.into_inner()).has(&args.server, &args.tool);
+        if !delivered {
+            return Ok(tool_error(format!(
+                "{}/{} was not delivered in this conversation: call discover_tools for it first",
+                args.server, args.tool
+            )));
+        }
+        let definition = match self.backend.tool(&args.server, &args.tool) {
+            Ok(d) => d,
+            Err(e) => return Ok(tool_error(e.to_string())),
+        };
+        let tool: serde_json::Value = serde_json::from_str(definition.tool.get()).unwrap_or_default();
+        if let Err(problems) = validate(tool.get("inputSchema"), &args.arguments) {
+            return Ok(tool_error(format!(
+                "arguments do not match the input schema of {}/{}:\n{problems}",
+                args.server, args.tool
+            )));
+        }
+        match proxy.call(&definition.server, &args.tool, args.arguments).await {
+            Ok(result) => Ok(result),
+            Err(e) => Ok(tool_error(e)),
+        }
+    }
 }
 
 #[tool_handler(
+    router = self.tool_router,
     name = "toolscout",
     instructions = "toolscout finds tools on demand. When you lack a tool for the next step, call discover_tools with the capability you need; the matching tool definitions come back in the result."
 )]
@@ -91,10 +147,25 @@ fn tool_error(message: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
+impl DiscoverServer {
+    fn fresh(backend: &Arc<dyn Backend>, proxy: &Option<Arc<Proxy>>) -> Self {
+        match proxy {
+            Some(p) => DiscoverServer::with_proxy(backend.clone(), p.clone()),
+            None => DiscoverServer::new(backend.clone()),
+        }
+    }
+}
+
 /// Serves MCP over stdin/stdout until the client goes away. Logs must go to stderr.
-pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let service = DiscoverServer::new(backend).serve(rmcp::transport::stdio()).await?;
+pub async fn serve_stdio(
+    backend: Arc<dyn Backend>,
+    proxy: Option<Arc<Proxy>>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let service = DiscoverServer::fresh(&backend, &proxy).serve(rmcp::transport::stdio()).await?;
     service.waiting().await?;
+    if let Some(p) = proxy {
+        p.shutdown().await;
+    }
     Ok(())
 }
 
@@ -103,6 +174,7 @@ pub async fn serve_stdio(backend: Arc<dyn Backend>) -> Result<(), Box<dyn std::e
 /// loopback names (rmcp's DNS-rebinding guard).
 pub async fn serve_http(
     backend: Arc<dyn Backend>,
+    proxy: Option<Arc<Proxy>>,
     listener: tokio::net::TcpListener,
     shutdown: tokio_util::sync::CancellationToken,
 ) -> std::io::Result<()> {
@@ -110,7 +182,7 @@ pub async fn serve_http(
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
     let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
     let service = StreamableHttpService::new(
-        move || Ok(DiscoverServer::new(backend.clone())),
+        move || Ok(DiscoverServer::fresh(&backend, &proxy)),
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -4,6 +4,7 @@
 //! signals into one score, applies the not-found threshold, and makes sure an exact tool name in the query
 //! always comes first. [`router`] exposes it over HTTP; it is the only HTTP code in the project.
 
+mod delivery;
 mod engine;
 mod error;
 mod fusion;
@@ -11,8 +12,10 @@ mod intents;
 mod names;
 mod params;
 mod rest;
+mod session;
 mod threshold;
 
+pub use delivery::{CALL_TOOL_DESCRIPTION, DISCOVER_DESCRIPTION, Format, call_tool_schema, render, to_format};
 pub use engine::{Engine, EngineConfig, Ranking};
 pub use error::{Error, Result};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
@@ -23,4 +26,5 @@ pub use params::{
     ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
 };
 pub use rest::{router, serve};
+pub use session::Session;
 pub use threshold::{DEFAULT_THRESHOLD, Threshold};

@@ -24,12 +24,16 @@ pub struct DiscoverParams {
     /// How many tools at most (1–50, default 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
+    /// Tools the conversation already has (`server_id/name`): they are named, not sent again, in the tail
+    /// formats (REST stays stateless; the caller keeps the conversation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loaded: Vec<String>,
 }
 
 impl DiscoverParams {
     /// A request for `query` with defaults.
     pub fn new(query: impl Into<String>) -> Self {
-        DiscoverParams { query: query.into(), server: None, limit: None }
+        DiscoverParams { query: query.into(), server: None, limit: None, loaded: Vec::new() }
     }
 }
 

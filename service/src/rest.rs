@@ -1,13 +1,13 @@
 //! The REST API (axum): the only HTTP code in toolscout.
 //!
-//! `POST /v1/discover`, `GET /v1/servers`, `GET /v1/servers/{server_id}/tools/{name}`, `GET /healthz`.
+//! `POST /v1/discover[?format=mcp|openai_chat|openai_responses|anthropic&call_id=…]`, `GET /v1/servers`, `GET /v1/servers/{server_id}/tools/{name}`, `GET /healthz`.
 //! Errors are `{"error": {"code", "message"}}`: 4xx for the caller's mistakes, 5xx logged and not echoed.
 //! Searches are CPU-bound and run on the blocking pool.
 
 use std::sync::Arc;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -15,8 +15,12 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::Error;
+use serde::Deserialize;
+
+use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
 use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, ToolResponse};
+use crate::session::Session;
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
@@ -43,15 +47,37 @@ pub async fn serve(
     axum::serve(listener, router(engine)).with_graceful_shutdown(shutdown).await
 }
 
+/// `?format=` and `?call_id=` of `POST /v1/discover`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormatQuery {
+    #[serde(default)]
+    format: Format,
+    call_id: Option<String>,
+}
+
 async fn discover(
     State(engine): State<Arc<Engine>>,
+    query: Result<Query<FormatQuery>, QueryRejection>,
     body: Result<Json<DiscoverParams>, JsonRejection>,
-) -> Result<Json<DiscoverResponse>, AppError> {
+) -> Result<Response, AppError> {
+    let Query(shape) = query.map_err(|e| AppError::bad_request("bad_query_string", e.body_text()))?;
     let Json(params) = body.map_err(AppError::from_rejection)?;
+    let mut session = Session::default();
+    for entry in &params.loaded {
+        let (server_id, name) = entry.split_once('/').ok_or_else(|| {
+            AppError::bad_request("bad_request", format!("`loaded` entries are \"server_id/name\", got {entry:?}"))
+        })?;
+        session.deliver(server_id, name);
+    }
     let answer = tokio::task::spawn_blocking(move || engine.search(&params))
         .await
         .map_err(|e| AppError::internal(format!("search task failed: {e}")))??;
-    Ok(Json(answer))
+    let call_id = shape.call_id.unwrap_or_else(|| "discover_tools".to_string());
+    Ok(match to_format(&answer, &mut session, shape.format, &call_id) {
+        Some(tail) => Json(tail).into_response(),
+        None => Json::<DiscoverResponse>(answer).into_response(),
+    })
 }
 
 async fn servers(State(engine): State<Arc<Engine>>) -> Json<ServersResponse> {

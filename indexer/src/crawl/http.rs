@@ -13,8 +13,15 @@ use super::session::{client_config, list};
 use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
 use crate::config::LaunchSpec;
 
-pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
-    let LaunchSpec::Http { url, headers } = spec else { unreachable!("http::crawl is only called with an HTTP spec") };
+/// A Streamable HTTP client transport for `spec`, with its headers (a bearer `Authorization` becomes
+/// rmcp's auth header).
+pub(super) fn transport(
+    name: &str,
+    spec: &LaunchSpec,
+) -> Result<StreamableHttpClientTransport<reqwest::Client>, ServerFailure> {
+    let LaunchSpec::Http { url, headers } = spec else {
+        return Err(failure(name, "connect", "not an HTTP server"));
+    };
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
     let mut custom = HashMap::new();
     for (k, v) in headers {
@@ -23,17 +30,18 @@ pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions)
             config = config.auth_header(token.to_string());
             continue;
         }
-        let name_ok = http::HeaderName::from_bytes(k.as_bytes());
-        let value_ok = http::HeaderValue::from_str(v);
-        match (name_ok, value_ok) {
+        match (http::HeaderName::from_bytes(k.as_bytes()), http::HeaderValue::from_str(v)) {
             (Ok(hk), Ok(hv)) => {
                 custom.insert(hk, hv);
             }
             _ => return Err(failure(name, "connect", format!("header {k:?} is not a valid HTTP header"))),
         }
     }
-    let config = config.custom_headers(custom);
-    let transport = StreamableHttpClientTransport::from_config(config);
+    Ok(StreamableHttpClientTransport::from_config(config.custom_headers(custom)))
+}
+
+pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+    let transport = transport(name, spec)?;
     let session = async {
         let client = client_config().serve(transport).await.map_err(|e| failure(name, "initialize", e))?;
         let listed = list(name, spec, &client, None, options).await;
@@ -45,7 +53,9 @@ pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions)
         Err(_) => Err(failure(name, "timeout", format!("no complete answer within {} s", options.timeout.as_secs()))),
     };
     result.map_err(|mut f| {
-        f.reason = mask_secrets(&f.reason, headers.values());
+        if let LaunchSpec::Http { headers, .. } = spec {
+            f.reason = mask_secrets(&f.reason, headers.values());
+        }
         f
     })
 }

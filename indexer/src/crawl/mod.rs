@@ -7,6 +7,9 @@
 mod http;
 mod session;
 mod stdio;
+mod upstream;
+
+pub use upstream::Upstream;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -25,35 +25,85 @@ const MAX_LINE: usize = 64 << 20;
 /// How much of the child's stderr is kept for the failure report.
 const STDERR_TAIL: usize = 2048;
 
-pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
-    let LaunchSpec::Stdio { command, args, env, cwd } = spec else {
-        unreachable!("stdio::crawl is only called with a stdio spec")
-    };
-    let mut cmd = tokio::process::Command::new(command);
-    cmd.args(args)
-        .envs(env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .process_group(0);
-    if let Some(dir) = cwd {
-        cmd.current_dir(dir);
-    }
-    let mut child = cmd.spawn().map_err(|e| failure(name, "spawn", format!("cannot start {command:?}: {e}")))?;
-    let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-    let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
-        unreachable!("all three pipes were requested")
-    };
-    let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
-    let drain = tokio::spawn(drain_stderr(stderr, tail.clone()));
-    let raw = Arc::new(RawPages::default());
-    let noise = Arc::new(AtomicUsize::new(0));
-    let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
-    let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone()));
+/// A running stdio server: the child (own process group), the filtered stream rmcp reads, and the
+/// background tasks that filter stdout and drain stderr.
+pub(crate) struct StdioChild {
+    child: tokio::process::Child,
+    filter: tokio::task::JoinHandle<()>,
+    drain: tokio::task::JoinHandle<()>,
+    tail: Arc<Mutex<VecDeque<u8>>>,
+    /// Raw `tools/list` pages seen on stdout.
+    pub(crate) raw: Arc<RawPages>,
+    /// Non-protocol stdout lines skipped.
+    pub(crate) noise: Arc<AtomicUsize>,
+    secrets: Vec<String>,
+}
 
+/// The two ends rmcp talks through: the filtered stdout and the child's stdin.
+pub(crate) type StdioTransport = (tokio::io::DuplexStream, tokio::process::ChildStdin);
+
+impl StdioChild {
+    /// Starts the server described by a stdio `spec`.
+    pub(crate) fn spawn(name: &str, spec: &LaunchSpec) -> Result<(StdioChild, StdioTransport), ServerFailure> {
+        let LaunchSpec::Stdio { command, args, env, cwd } = spec else {
+            return Err(failure(name, "spawn", "not a stdio server"));
+        };
+        let mut cmd = tokio::process::Command::new(command);
+        cmd.args(args)
+            .envs(env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .process_group(0);
+        if let Some(dir) = cwd {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| failure(name, "spawn", format!("cannot start {command:?}: {e}")))?;
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            unreachable!("all three pipes were requested")
+        };
+        let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+        let drain = tokio::spawn(drain_stderr(stderr, tail.clone()));
+        let raw = Arc::new(RawPages::default());
+        let noise = Arc::new(AtomicUsize::new(0));
+        let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
+        let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone()));
+        let secrets = env.values().cloned().collect();
+        Ok((StdioChild { child, filter, drain, tail, raw, noise, secrets }, (rmcp_side, stdin)))
+    }
+
+    /// Ends the process group and returns what explains a failure: how the process exited if it had
+    /// before we stopped it, and the end of its stderr (secrets masked).
+    pub(crate) async fn stop(mut self) -> String {
+        let exited_early = self.child.try_wait().ok().flatten();
+        terminate(&mut self.child).await;
+        self.filter.abort();
+        // The child is gone; give the stderr pipe a moment to deliver its last bytes.
+        let drain_abort = self.drain.abort_handle();
+        if tokio::time::timeout(Duration::from_millis(500), self.drain).await.is_err() {
+            drain_abort.abort();
+        }
+        let mut why = String::new();
+        if let Some(status) = exited_early {
+            why.push_str(&format!("; the process exited ({status})"));
+        }
+        let tail: Vec<u8> = self.tail.lock().expect("stderr tail lock").iter().copied().collect();
+        let tail = String::from_utf8_lossy(&tail);
+        let tail = tail.trim();
+        if !tail.is_empty() {
+            why.push_str(&format!("; stderr ends: {tail}"));
+        }
+        mask_secrets(&why, &self.secrets)
+    }
+}
+
+pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+    let (child, transport) = StdioChild::spawn(name, spec)?;
+    let (raw, noise) = (child.raw.clone(), child.noise.clone());
     let session = async {
-        let client = client_config().serve((rmcp_side, stdin)).await.map_err(|e| failure(name, "initialize", e))?;
+        let client = client_config().serve(transport).await.map_err(|e| failure(name, "initialize", e))?;
         let listed = list(name, spec, &client, Some(&raw), options).await;
         let _ = client.cancel().await;
         listed
@@ -62,34 +112,24 @@ pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions)
         Ok(r) => r,
         Err(_) => Err(failure(name, "timeout", format!("no complete answer within {} s", options.timeout.as_secs()))),
     };
-    let exited_early = child.try_wait().ok().flatten();
-    terminate(&mut child).await;
-    filter.abort();
-    // The child is gone; give the stderr pipe a moment to deliver its last bytes.
-    let drain_abort = drain.abort_handle();
-    if tokio::time::timeout(Duration::from_millis(500), drain).await.is_err() {
-        drain_abort.abort();
-    }
-
-    let secrets: Vec<&String> = env.values().collect();
+    let why = child.stop().await;
     match result {
         Ok(mut crawled) => {
             crawled.stdout_noise = noise.load(Ordering::Relaxed);
             Ok(crawled)
         }
         Err(mut f) => {
-            if let Some(status) = exited_early {
-                f.reason.push_str(&format!("; the process exited ({status})"));
-            }
-            let tail: Vec<u8> = tail.lock().expect("stderr tail lock").iter().copied().collect();
-            let tail = String::from_utf8_lossy(&tail);
-            let tail = tail.trim();
-            if !tail.is_empty() {
-                f.reason.push_str(&format!("; stderr ends: {tail}"));
-            }
-            f.reason = mask_secrets(&f.reason, secrets);
+            f.reason.push_str(&why);
+            f.reason = mask_secrets(&f.reason, spec_secrets(spec));
             Err(f)
         }
+    }
+}
+
+fn spec_secrets(spec: &LaunchSpec) -> Vec<&String> {
+    match spec {
+        LaunchSpec::Stdio { env, .. } => env.values().collect(),
+        LaunchSpec::Http { headers, .. } => headers.values().collect(),
     }
 }
 

@@ -16,11 +16,14 @@ fn root() -> PathBuf {
 }
 
 fn engine(dir: &Path) -> Arc<Engine> {
+    engine_with(dir, &["slack", "time", "google-maps", "github"])
+}
+
+fn engine_with(dir: &Path, keep: &[&str]) -> Arc<Engine> {
     let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
     let config = EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"));
     let embedder = Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"));
     let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
-    let keep = ["slack", "time", "google-maps", "github"];
     let catalog =
         Catalog { servers: catalog.servers.into_iter().filter(|s| keep.contains(&s.name.as_str())).collect() };
     build(&catalog, &embedder, dir, &BuildOptions::default()).expect("build");
@@ -106,4 +109,54 @@ async fn one_tool_verbatim_schemas_and_no_repeats() {
 
     client.cancel().await.expect("cancel");
     server.await.expect("server task");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn call_tool_forwards_delivered_tools_to_the_real_server() {
+    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
+    let hosts = toolscout_indexer::HostConfig::read(&deps.join("mcp-servers/mcpServers.json"))
+        .expect("run scripts/setup-mcp-servers.sh");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let engine = engine_with(dir.path(), &["everything", "time"]);
+    let proxy = Arc::new(toolscout_meta_tool::Proxy::new(hosts, std::time::Duration::from_secs(30)));
+    let (server_side, client_side) = tokio::io::duplex(1 << 20);
+    let server_proxy = proxy.clone();
+    let server = tokio::spawn(async move {
+        let running = DiscoverServer::with_proxy(engine, server_proxy).serve(server_side).await.expect("serve");
+        running.waiting().await.expect("wait");
+    });
+    let client = ().serve(client_side).await.expect("client");
+    let mut names: Vec<String> =
+        client.list_all_tools().await.expect("list").iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["call_tool", "discover_tools"]);
+
+    let call_tool = |args: Value| {
+        let args = args.as_object().expect("object").clone();
+        client.call_tool(CallToolRequestParams::new("call_tool").with_arguments(args))
+    };
+    // Not delivered yet: refused.
+    let refused = call_tool(json!({"server": "everything", "tool": "get-sum", "arguments": {"a": 1, "b": 2}}))
+        .await
+        .expect("call");
+    assert_eq!(refused.is_error, Some(true));
+    assert!(text(&refused).contains("discover_tools"), "{}", text(&refused));
+    // Deliver it, then call it for real.
+    let found = call(&client, json!({"need": "get-sum"})).await;
+    assert!(found.structured_content.expect("structured")["tools"].to_string().contains("get-sum"));
+    let sum = call_tool(json!({"server": "everything", "tool": "get-sum", "arguments": {"a": 1, "b": 2}}))
+        .await
+        .expect("call");
+    assert_ne!(sum.is_error, Some(true), "{sum:?}");
+    assert!(text(&sum).contains('3'), "{}", text(&sum));
+    // Arguments that break the declared schema never reach the server.
+    let bad = call_tool(json!({"server": "everything", "tool": "get-sum", "arguments": {"a": "one", "b": 2}}))
+        .await
+        .expect("call");
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("input schema"), "{}", text(&bad));
+
+    client.cancel().await.expect("cancel");
+    server.await.expect("server task");
+    proxy.shutdown().await;
 }

@@ -121,3 +121,24 @@ async fn over_a_real_socket() {
     let _ = stop.send(());
     server.await.expect("join").expect("serve");
 }
+
+#[tokio::test]
+async fn tail_formats_over_rest_with_loaded_tools() {
+    let body = r#"{"query": "post a message to a slack channel", "limit": 3}"#;
+    let (status, v) = call("POST", "/v1/discover?format=openai_chat&call_id=abc", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["role"], "tool");
+    assert_eq!(v["tool_call_id"], "abc");
+    assert!(v["content"].as_str().expect("text").contains("slack_post_message"));
+    // The caller says what the conversation already has: it is named, not sent again.
+    let body = r#"{"query": "post a message to a slack channel", "limit": 3, "loaded": ["slack/slack_post_message"]}"#;
+    let (_, v) = call("POST", "/v1/discover?format=mcp", Some(body)).await;
+    let names: Vec<&str> =
+        v["structuredContent"]["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str()).collect();
+    assert!(!names.contains(&"slack_post_message"), "{names:?}");
+    assert!(v["structuredContent"]["already_loaded"].to_string().contains("slack_post_message"));
+    let (status, v) = call("POST", "/v1/discover?format=yaml", Some(body)).await;
+    assert_eq!((status, error_code(&v)), (StatusCode::BAD_REQUEST, "bad_query_string"));
+    let (status, _) = call("POST", "/v1/discover", Some(r#"{"query": "x", "loaded": ["no-slash"]}"#)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

@@ -1,9 +1,16 @@
-//! What the model reads: the `discover_tools` description and the text and structured content of its
-//! results. Tool definitions are embedded verbatim (the stored JSON text, unchanged).
+//! What the model reads: the `discover_tools` description, the text and structured content of its
+//! results, and the same result shaped for each framework ([`Format`]).
+//!
+//! Everything here is appended at the conversation tail, never into the system/tools prefix. Rendering
+//! is byte-stable: a tool's definition is its stored JSON text, unchanged (the server's own key order;
+//! no scores or timestamps inside it), so the same tool renders to the same bytes every time. Tools
+//! delivered earlier in the session are named, not repeated, and every result ends with one status line
+//! listing the loaded tools. Pure code, no I/O.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolscout_service::{DiscoverResponse, Status, ToolHit};
 
+use crate::params::{DiscoverResponse, Status, ToolHit};
 use crate::session::Session;
 
 /// The description of `discover_tools` (kept short: it is part of every prompt prefix).
@@ -14,6 +21,76 @@ not_found with the closest servers so you can rephrase. Use it whenever none of 
 next step; call it once per capability. It only finds tools, it does not run them, and tools already delivered \
 in this conversation are not sent again. Example: {\"need\": \"create an issue in a GitHub repository\", \
 \"server\": \"github\"}";
+
+/// The description of the generic `call_tool` tool (for runtimes that can only call tools listed in
+/// their fixed `tools` array).
+pub const CALL_TOOL_DESCRIPTION: &str = "Call a tool that discover_tools delivered earlier in this conversation. \
+Pass the tool's server (its server_id) and name exactly as delivered, and arguments that follow its input \
+schema. Tools that were not delivered in this conversation are refused.";
+
+/// The JSON Schema of `call_tool`'s arguments.
+pub fn call_tool_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "server": {"type": "string", "description": "server_id of the tool, as delivered"},
+            "tool": {"type": "string", "description": "tool name, as delivered"},
+            "arguments": {"type": "object", "description": "arguments following the tool's input schema"}
+        },
+        "required": ["server", "tool", "arguments"]
+    })
+}
+
+/// How a discovery result is shaped for the caller's framework.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// The toolscout REST response itself.
+    #[default]
+    Json,
+    /// An MCP `CallToolResult` (`content` text + `structuredContent`).
+    Mcp,
+    /// An OpenAI Chat Completions tool message (`role: tool`).
+    OpenaiChat,
+    /// An OpenAI Responses `tool_search_output` item, with the tools as function definitions.
+    OpenaiResponses,
+    /// An Anthropic Messages `tool_result` content block.
+    Anthropic,
+}
+
+/// Shapes one result for `format`; `call_id` is the id of the tool call it answers. Marks delivered
+/// tools in `session`. [`Format::Json`] is not a tail format and yields `None`.
+pub fn to_format(answer: &DiscoverResponse, session: &mut Session, format: Format, call_id: &str) -> Option<Value> {
+    let fresh: Vec<ToolHit> = answer.tools.iter().filter(|h| !session.has(&h.server_id, &h.name)).cloned().collect();
+    let (text, structured) = render(answer, session);
+    Some(match format {
+        Format::Json => return None,
+        Format::Mcp => {
+            json!({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": false})
+        }
+        Format::OpenaiChat => json!({"role": "tool", "tool_call_id": call_id, "content": text}),
+        Format::Anthropic => {
+            json!({"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": text}]})
+        }
+        Format::OpenaiResponses => {
+            let tools: Vec<Value> = fresh.iter().map(function_definition).collect();
+            json!({"type": "tool_search_output", "call_id": call_id, "status": "completed", "tools": tools, "output": text})
+        }
+    })
+}
+
+/// An OpenAI function definition for a delivered tool: name, description and input schema, verbatim.
+fn function_definition(hit: &ToolHit) -> Value {
+    let tool: Value = serde_json::from_str(hit.tool.get()).unwrap_or(Value::Null);
+    let mut f = serde_json::Map::new();
+    f.insert("type".into(), json!("function"));
+    f.insert("name".into(), json!(hit.name));
+    if let Some(d) = tool.get("description") {
+        f.insert("description".into(), d.clone());
+    }
+    f.insert("parameters".into(), tool.get("inputSchema").cloned().unwrap_or_else(|| json!({"type": "object"})));
+    Value::Object(f)
+}
 
 /// The text and structured content of one `discover_tools` result. Marks delivered tools in `session`.
 pub fn render(answer: &DiscoverResponse, session: &mut Session) -> (String, Value) {
@@ -59,7 +136,7 @@ fn render_found(answer: &DiscoverResponse, session: &mut Session) -> (String, Va
     let structured = json!({
         "status": "found",
         "query": answer.query,
-        "tools": fresh.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "score": h.score, "tool": h.tool})).collect::<Vec<_>>(),
+        "tools": fresh.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "tool": h.tool})).collect::<Vec<_>>(),
         "already_loaded": already.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name})).collect::<Vec<_>>(),
     });
     (text, structured)
