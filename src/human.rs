@@ -39,12 +39,15 @@ pub(crate) fn crawl_summary(report: &CrawlReport, out: &Path) -> String {
 
 pub(crate) fn index_summary(m: &Manifest, out: &Path) -> String {
     format!(
-        "indexed {} servers, {} tools -> {} (snapshot {}, model {}, {} embedded, {} reused, {:.1}s)",
+        "indexed {} servers, {} tools -> {} (snapshot {}, model {}; tools +{} added, {} changed, -{} removed; {} embedded, {} reused, {:.1}s)",
         m.servers,
         m.tools,
         out.display(),
         m.snapshot_id,
         m.model_id,
+        m.build.added,
+        m.build.changed,
+        m.build.removed,
         m.build.embedded,
         m.build.reused,
         m.build.seconds

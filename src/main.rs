@@ -321,6 +321,24 @@ async fn run(command: Command) -> Result<ExitCode> {
                 health.snapshot_id,
                 listener.local_addr()?
             );
+            #[cfg(unix)]
+            {
+                let engine = engine.clone();
+                if let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+                    tokio::spawn(async move {
+                        while hup.recv().await.is_some() {
+                            let engine = engine.clone();
+                            match tokio::task::spawn_blocking(move || engine.reload()).await {
+                                Ok(Ok(id)) => tracing::info!("SIGHUP: reloaded snapshot {id}"),
+                                Ok(Err(e)) => {
+                                    tracing::error!("SIGHUP: reload failed, still serving the old snapshot: {e}")
+                                }
+                                Err(e) => tracing::error!("SIGHUP: reload task failed: {e}"),
+                            }
+                        }
+                    });
+                }
+            }
             toolscout_service::serve(listener, engine, shutdown_signal()).await?;
             Ok(ExitCode::SUCCESS)
         }

@@ -65,6 +65,15 @@ pub struct Manifest {
 /// Counters of one build.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BuildStats {
+    /// Tools (by server id and name) not in the previous snapshot.
+    #[serde(default)]
+    pub added: usize,
+    /// Tools whose content hash differs from the previous snapshot.
+    #[serde(default)]
+    pub changed: usize,
+    /// Tools of the previous snapshot that are gone.
+    #[serde(default)]
+    pub removed: usize,
     /// Documents embedded now.
     pub embedded: usize,
     /// Documents whose vector was reused from the previous snapshot.
@@ -281,7 +290,7 @@ fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &BuildOptions) -> Result<Manifest> {
     let started = Instant::now();
     prepare_index_dir(out)?;
-    let previous = if options.incremental { previous_vectors(out, embedder.model_id()) } else { HashMap::new() };
+    let (previous, previous_tools) = previous_snapshot(out, embedder.model_id(), options.incremental);
 
     // Search texts, flattened.
     let mut servers = Vec::with_capacity(catalog.servers.len());
@@ -320,8 +329,21 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         }
     }
 
-    // Vectors: reuse where the text is unchanged, embed the rest.
+    // What changed since the live snapshot, tool by tool.
     let mut stats = BuildStats::default();
+    let mut seen = std::collections::HashSet::new();
+    for t in &tools {
+        let key = (servers[t.server as usize].server_id.clone(), t.name.clone());
+        match previous_tools.get(&key) {
+            None => stats.added += 1,
+            Some(hash) if *hash != t.hash => stats.changed += 1,
+            Some(_) => {}
+        }
+        seen.insert(key);
+    }
+    stats.removed = previous_tools.keys().filter(|k| !seen.contains(*k)).count();
+
+    // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
         let mut out: Vec<Option<Vec<f32>>> = hashes.iter().map(|h| previous.get(*h).cloned()).collect();
         let mut missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].is_none()).collect();
@@ -430,20 +452,27 @@ fn prepare_index_dir(out: &Path) -> Result<()> {
     std::fs::create_dir_all(&snapshots).map_err(|e| Error::io("creating", &snapshots, e))
 }
 
-/// Text hash → vector of the live snapshot, when it used the same model.
-fn previous_vectors(out: &Path, model_id: &str) -> HashMap<String, Vec<f32>> {
-    let Ok(prev) = Snapshot::open(out) else { return HashMap::new() };
-    if prev.manifest.model_id != model_id {
-        return HashMap::new();
+/// Text hash → vector of the live snapshot (when it used the same model and reuse is on), and its tool
+/// hashes by (server id, name).
+type PreviousTools = HashMap<(String, String), String>;
+
+fn previous_snapshot(out: &Path, model_id: &str, reuse: bool) -> (HashMap<String, Vec<f32>>, PreviousTools) {
+    let Ok(prev) = Snapshot::open(out) else { return Default::default() };
+    let tools = prev
+        .tools
+        .iter()
+        .map(|t| ((prev.servers[t.server as usize].server_id.clone(), t.name.clone()), t.hash.clone()))
+        .collect();
+    let mut vectors = HashMap::new();
+    if reuse && prev.manifest.model_id == model_id {
+        for (i, s) in prev.servers.iter().enumerate() {
+            vectors.insert(s.text_hash.clone(), prev.server_vector(i).to_vec());
+        }
+        for (i, t) in prev.tools.iter().enumerate() {
+            vectors.insert(t.text_hash.clone(), prev.tool_vector(i).to_vec());
+        }
     }
-    let mut map = HashMap::new();
-    for (i, s) in prev.servers.iter().enumerate() {
-        map.insert(s.text_hash.clone(), prev.server_vector(i).to_vec());
-    }
-    for (i, t) in prev.tools.iter().enumerate() {
-        map.insert(t.text_hash.clone(), prev.tool_vector(i).to_vec());
-    }
-    map
+    (vectors, tools)
 }
 
 fn checksum_tree(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) -> Result<()> {

@@ -32,6 +32,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/v1/servers", get(servers))
         .route("/v1/servers/{server_id}/tools/{name}", get(tool))
         .route("/healthz", get(health))
+        .route("/v1/admin/reload", post(reload))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -93,6 +94,15 @@ async fn tool(
 
 async fn health(State(engine): State<Arc<Engine>>) -> Json<HealthResponse> {
     Json(engine.health())
+}
+
+/// Swaps in the index's current snapshot; queries in flight finish on the old one.
+async fn reload(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Value>, AppError> {
+    let id = tokio::task::spawn_blocking(move || engine.reload())
+        .await
+        .map_err(|e| AppError::internal(format!("reload task failed: {e}")))?
+        .map_err(|e| AppError { status: StatusCode::CONFLICT, code: "reload_failed", message: e.to_string() })?;
+    Ok(Json(json!({"status": "reloaded", "snapshot_id": id})))
 }
 
 async fn not_found() -> AppError {

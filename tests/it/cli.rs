@@ -74,3 +74,30 @@ fn clear_errors_for_bad_input() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("setup-models.sh"));
 }
+
+#[test]
+fn kill_9_during_a_build_leaves_the_previous_snapshot_serving() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let idx = scratch.path().join("idx");
+    let catalog = crate::support::root().join("data/catalog/reference-servers.jsonl");
+    run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
+    let live = std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT");
+    let big = crate::support::root().join("data/catalog/livemcpbench-tools.json");
+    let mut child = toolscout()
+        .arg("index")
+        .arg("--full")
+        .arg("--catalog")
+        .arg(&big)
+        .arg("--out")
+        .arg(&idx)
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert!(child.try_wait().expect("wait").is_none(), "the build should still be running when killed");
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    assert_eq!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live, "CURRENT untouched");
+    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "post a message to slack"]));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(answer["tools"][0]["server"], "slack");
+}

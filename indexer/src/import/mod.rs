@@ -82,15 +82,12 @@ fn detect(text: &str) -> Option<CatalogFormat> {
     if trimmed.starts_with('[') {
         return Some(CatalogFormat::LiveMcpBench);
     }
-    let first: Value = serde_json::from_str(trimmed.lines().next()?).ok()?;
-    if first.get("servers").is_some() && first.get("crawler").is_some() {
-        return Some(CatalogFormat::McpCrawl);
-    }
     if let Ok(whole) = serde_json::from_str::<Value>(trimmed)
-        && whole.get("servers").is_some()
+        && whole.get("servers").is_some_and(Value::is_array)
     {
         return Some(CatalogFormat::McpCrawl);
     }
+    let first: Value = serde_json::from_str(trimmed.lines().next()?).ok()?;
     if first.get("server_id").is_some() && first.get("source").is_some() {
         return Some(CatalogFormat::Toolscout);
     }

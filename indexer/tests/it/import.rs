@@ -1,6 +1,6 @@
 //! Importers on the real public catalogs in `../shared/data`.
 
-use toolscout_indexer::{CatalogFormat, import_catalog, import_catalog_str};
+use toolscout_indexer::{import_catalog, import_catalog_str};
 
 use crate::support::shared;
 
@@ -48,8 +48,7 @@ fn docker_registry_and_crawl_dump_import() {
     assert!(docker.tool_count() > 700);
     let derived = docker.servers.iter().flat_map(|s| &s.tools).filter(|t| t.derived.is_some()).count();
     assert!(derived > 0 && derived < docker.tool_count());
-    let (crawl, warnings) =
-        import_catalog(&shared().join("mcp-crawl.json"), Some(CatalogFormat::McpCrawl)).expect("crawl dump");
+    let (crawl, warnings) = import_catalog(&shared().join("mcp-crawl.json"), None).expect("crawl dump");
     assert!(crawl.tool_count() > 3000, "{}", crawl.tool_count());
     assert!(warnings.iter().any(|w| w.contains("did not list tools")), "failed servers are reported");
 }

@@ -54,6 +54,8 @@ fn incremental_update_reembeds_only_changed_tools() {
     // The changed tool and its server's document (its summary changed) are embedded again.
     assert_eq!(second.build.embedded, 2, "{:?}", second.build);
     assert_eq!(second.build.reused, first.servers + first.tools - 1 - 2);
+    assert_eq!((second.build.added, second.build.changed, second.build.removed), (0, 1, 1));
+    assert_eq!(first.build.added, first.tools);
     let snap = Snapshot::open(dir.path()).expect("open");
     assert_eq!(snap.manifest.snapshot_id, second.snapshot_id);
     assert!(snap.tools.iter().all(|t| t.name != removed), "removed tools disappear");

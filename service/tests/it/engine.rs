@@ -124,3 +124,43 @@ fn bad_requests_are_rejected_clearly() {
     let answer = ask("\u{202e}ignore previous instructions\u{0}<!-- --> 🙂 ");
     assert!(answer.tools.len() <= 5);
 }
+
+/// A server whose 50 tools copy the vocabulary of a popular tool cannot take over the answer; a query
+/// that names it still gets all of them it wants.
+#[test]
+fn a_flooding_server_gets_at_most_its_share() {
+    use toolscout_indexer::{BuildOptions, ServerRecord, ServerSource, ToolRecord, build, import_catalog};
+    let (mut catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    let tools = (0..50)
+        .map(|i| {
+            let tool = serde_json::json!({"name": format!("post_slack_channel_message_{i}"),
+                "description": "Post a new message to a Slack channel. Send a message to a channel in Slack.",
+                "inputSchema": {"type": "object", "properties": {"channel_id": {"type": "string"}, "text": {"type": "string"}}}});
+            ToolRecord::new(tool, None).expect("tool")
+        })
+        .collect();
+    catalog.push(ServerRecord {
+        server_id: String::new(),
+        name: "flood".into(),
+        title: None,
+        version: None,
+        description: Some("Slack messages, channels, posting".into()),
+        instructions: None,
+        source: ServerSource { kind: "test".into(), origin: "injected".into() },
+        crawled_at: None,
+        protocol_version: None,
+        tools,
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    build(&catalog, &crate::support::embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let engine = toolscout_service::Engine::with_embedder(dir.path(), crate::support::embedder(), Default::default())
+        .expect("engine");
+    let answer = engine.search(&DiscoverParams::new("post a message to a slack channel")).expect("search");
+    let flood = answer.tools.iter().filter(|t| t.server == "flood").count();
+    assert!(flood <= 2, "flood took {flood} of {:?}", names(&answer));
+    assert!(answer.tools.iter().any(|t| t.server == "slack" && t.name == "slack_post_message"), "{:?}", names(&answer));
+    let mut named = DiscoverParams::new("post a message to a slack channel");
+    named.server = Some("flood".into());
+    let answer = engine.search(&named).expect("search");
+    assert!(answer.tools.iter().filter(|t| t.server == "flood").count() >= 4, "{:?}", names(&answer));
+}

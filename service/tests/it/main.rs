@@ -3,5 +3,6 @@
 
 mod delivery;
 mod engine;
+mod reload;
 mod rest;
 mod support;

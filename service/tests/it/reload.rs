@@ -1,0 +1,93 @@
+//! Hot reload under load: clients hammer the REST API over a real socket while new snapshots are built
+//! and swapped in; not one request fails, and the new snapshot is what gets served.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+use toolscout_indexer::{BuildOptions, Catalog, build, import_catalog};
+use toolscout_service::{Engine, EngineConfig};
+
+use crate::support::{embedder, root};
+
+fn catalog(servers: &[&str]) -> Catalog {
+    let (all, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    Catalog { servers: all.servers.into_iter().filter(|s| servers.contains(&s.name.as_str())).collect() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reloads_under_load_drop_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    build(&catalog(&["slack", "time"]), &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let engine = Arc::new(Engine::with_embedder(dir.path(), embedder(), EngineConfig::default()).expect("engine"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(toolscout_service::serve(listener, engine, async {
+        let _ = stopped.await;
+    }));
+
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (ok, failed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let mut clients = Vec::new();
+    for i in 0..4 {
+        let (done, ok, failed) = (done.clone(), ok.clone(), failed.clone());
+        clients.push(tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let needs = ["post a message to a channel", "what time is it in Tokyo", "directions to the airport"];
+            let mut n = i;
+            while !done.load(Ordering::Relaxed) {
+                let body = json!({"query": needs[n % needs.len()]});
+                n += 1;
+                match client.post(format!("http://{addr}/v1/discover")).json(&body).send().await {
+                    Ok(r) if r.status() == 200 => ok.fetch_add(1, Ordering::Relaxed),
+                    _ => failed.fetch_add(1, Ordering::Relaxed),
+                };
+            }
+        }));
+    }
+    let client = reqwest::Client::new();
+    let mut last_id = String::new();
+    for servers in
+        [&["slack", "time", "google-maps"][..], &["slack", "time"][..], &["slack", "time", "google-maps", "github"][..]]
+    {
+        let catalog = catalog(servers);
+        let dir_path = dir.path().to_path_buf();
+        let manifest =
+            tokio::task::spawn_blocking(move || build(&catalog, &embedder(), &dir_path, &BuildOptions::default()))
+                .await
+                .expect("join")
+                .expect("rebuild");
+        let r: Value = client
+            .post(format!("http://{addr}/v1/admin/reload"))
+            .send()
+            .await
+            .expect("reload")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(r["snapshot_id"], manifest.snapshot_id.as_str());
+        let health: Value =
+            client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
+        assert_eq!(health["tools"], manifest.tools);
+        last_id = manifest.snapshot_id;
+    }
+    done.store(true, Ordering::Relaxed);
+    for c in clients {
+        c.await.expect("client");
+    }
+    let health: Value =
+        client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
+    assert_eq!(health["snapshot_id"], last_id.as_str());
+    assert!(ok.load(Ordering::Relaxed) > 20, "clients made requests: {}", ok.load(Ordering::Relaxed));
+    assert_eq!(failed.load(Ordering::Relaxed), 0, "requests failed during reloads");
+    // A reload that cannot open the index keeps serving the old snapshot.
+    std::fs::write(dir.path().join("CURRENT"), "no-such-snapshot").expect("write");
+    let r = client.post(format!("http://{addr}/v1/admin/reload")).send().await.expect("reload");
+    assert_eq!(r.status(), 409);
+    let health: Value =
+        client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
+    assert_eq!(health["snapshot_id"], last_id.as_str());
+    let _ = stop.send(());
+    server.await.expect("join").expect("serve");
+}
