@@ -204,6 +204,9 @@ struct EngineArgs {
     /// Do not split compound requests into intents.
     #[arg(long)]
     single_intent: bool,
+    /// Leave out tools whose definitions the description scan flagged.
+    #[arg(long, env = "TOOLSCOUT_EXCLUDE_FLAGGED")]
+    exclude_flagged: bool,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -229,6 +232,7 @@ impl EngineArgs {
         config.top_servers = self.top_servers.unwrap_or(config.top_servers);
         config.max_per_server = self.max_per_server.unwrap_or(config.max_per_server);
         config.multi_intent = !self.single_intent;
+        config.exclude_flagged = self.exclude_flagged;
         config
     }
 }

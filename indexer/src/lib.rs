@@ -13,6 +13,7 @@ mod dense;
 mod embed;
 mod error;
 mod import;
+mod scan;
 mod snapshot;
 mod text;
 
@@ -27,5 +28,6 @@ pub use dense::{Ann, AnnHit, cosine};
 pub use embed::{Embedder, EmbedderConfig};
 pub use error::{Error, Result};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
+pub use scan::{scan_catalog, scan_tool};
 pub use snapshot::{BuildOptions, BuildStats, FORMAT_VERSION, Manifest, Snapshot, StoredServer, StoredTool, build};
 pub use text::{server_text, split_name, tool_text};

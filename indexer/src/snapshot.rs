@@ -25,6 +25,7 @@ use crate::canonical::sha256_hex;
 use crate::catalog::Catalog;
 use crate::dense::Ann;
 use crate::embed::Embedder;
+use crate::scan::scan_catalog;
 use crate::text::{server_text, tool_text};
 use crate::{Error, Result};
 
@@ -34,6 +35,8 @@ pub const FORMAT_VERSION: u32 = 1;
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
 const VECTORS: &str = "vectors.bin";
+/// Description-scan findings per tool (optional: snapshots written before the scan have none).
+const SCAN: &str = "scan.bin";
 const CURRENT: &str = "CURRENT";
 const SNAPSHOTS: &str = "snapshots";
 
@@ -170,6 +173,8 @@ pub struct Snapshot {
     pub tools: Vec<StoredTool>,
     server_vectors: Vec<f32>,
     tool_vectors: Vec<f32>,
+    /// Description-scan findings, per tool (empty when clean).
+    pub tool_warnings: Vec<Vec<String>>,
     /// HNSW over server vectors.
     pub server_ann: Ann,
     /// HNSW over tool vectors.
@@ -230,7 +235,16 @@ impl Snapshot {
             return Err(Error::corrupt(dir, "counts in catalog.bin / vectors.bin do not match the manifest"));
         }
         let base = |k: &str| manifest.hnsw.get(k).cloned().flatten();
+        let tool_warnings: Vec<Vec<String>> = if dir.join(SCAN).is_file() {
+            decode(&dir.join(SCAN), dir)?
+        } else {
+            vec![Vec::new(); catalog.tools.len()]
+        };
+        if tool_warnings.len() != catalog.tools.len() {
+            return Err(Error::corrupt(dir, "scan.bin does not match the tools"));
+        }
         Ok(Snapshot {
+            tool_warnings,
             server_ann: Ann::load(dir, base("servers").as_deref())?,
             tool_ann: Ann::load(dir, base("tools").as_deref())?,
             server_bm25: Bm25::open(&dir.join("bm25-servers"))?,
@@ -388,6 +402,8 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
             &VectorsFile { dim: dim as u32, servers: server_vectors.clone(), tools: tool_vectors.clone() },
             &tmp.join(VECTORS),
         )?;
+        let warnings: Vec<Vec<String>> = scan_catalog(catalog).into_iter().flatten().collect();
+        encode(&warnings, &tmp.join(SCAN))?;
         let mut hnsw = BTreeMap::new();
         hnsw.insert("servers".to_string(), Ann::build(&chunks(&server_vectors, dim)).dump(&tmp, "servers")?);
         hnsw.insert("tools".to_string(), Ann::build(&chunks(&tool_vectors, dim)).dump(&tmp, "tools")?);

@@ -45,6 +45,9 @@ pub struct EngineConfig {
     pub multi_intent: bool,
     /// Most tools of one server in an answer, unless the request hints at that server (0: no cap).
     pub max_per_server: usize,
+    /// Leave out tools whose definition the description scan flagged (they are kept, with `warnings`,
+    /// otherwise).
+    pub exclude_flagged: bool,
 }
 
 impl Default for EngineConfig {
@@ -56,6 +59,7 @@ impl Default for EngineConfig {
             global_tools: 50,
             multi_intent: true,
             max_per_server: 2,
+            exclude_flagged: false,
         }
     }
 }
@@ -221,6 +225,9 @@ impl Engine {
         }
         let named = live.names.named_in(query);
         candidates.retain(|t| !named.contains(t));
+        if self.config.exclude_flagged {
+            candidates.retain(|&t| snap.tool_warnings[t].is_empty());
+        }
         let score = |pass: &Pass, t: usize| -> f32 {
             let s = snap.tools[t].server as usize;
             let signals = Signals {
@@ -451,6 +458,7 @@ fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> Too
         score,
         match_kind,
         derived: tool.derived.clone(),
+        warnings: snap.tool_warnings[t].clone(),
         tool: raw(&tool.tool_json),
     }
 }

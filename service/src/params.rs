@@ -74,6 +74,10 @@ pub struct ToolHit {
     /// Set when the tool object was derived by an importer rather than declared by the server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived: Option<String>,
+    /// What the description scan found in this definition (hidden characters, instructions aimed at the
+    /// model, …); empty when clean.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The MCP `Tool` object, verbatim.
     pub tool: Box<RawValue>,
 }

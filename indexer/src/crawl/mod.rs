@@ -135,11 +135,19 @@ pub async fn crawl(config: &HostConfig, options: &CrawlOptions) -> (Catalog, Cra
     }
     bar.finish_and_clear();
     results.sort_by_key(|r| r.0);
+    // Scan the definitions against the whole crawl (a description naming other servers' tools counts).
+    let crawled: Catalog =
+        Catalog { servers: results.iter().filter_map(|r| r.2.as_ref().ok().map(|c| c.record.clone())).collect() };
+    let mut findings = crate::scan::scan_catalog(&crawled).into_iter();
     let mut catalog = Catalog::default();
     let mut report = CrawlReport::default();
     for (_, name, result, seconds) in results {
         match result {
-            Ok(crawled) => {
+            Ok(mut crawled) => {
+                let tool_findings = findings.next().unwrap_or_default();
+                for (tool, found) in crawled.record.tools.iter().zip(tool_findings) {
+                    crawled.warnings.extend(found.into_iter().map(|f| format!("tool {}: {f}", tool.name)));
+                }
                 report.servers.push(CrawlOutcome::Ok {
                     server: name,
                     tools: crawled.record.tools.len(),
