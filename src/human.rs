@@ -38,6 +38,11 @@ pub(crate) fn crawl_summary(report: &CrawlReport, out: &Path) -> String {
 }
 
 pub(crate) fn index_summary(m: &Manifest, out: &Path) -> String {
+    let p = &m.build.pins;
+    let mut held = String::new();
+    for key in p.changed.iter().chain(&p.new_server) {
+        held.push_str(&format!("\n  held back until approved: {key}"));
+    }
     format!(
         "indexed {} servers, {} tools -> {} (snapshot {}, model {}; tools +{} added, {} changed, -{} removed; {} embedded, {} reused, {:.1}s)",
         m.servers,
@@ -51,7 +56,7 @@ pub(crate) fn index_summary(m: &Manifest, out: &Path) -> String {
         m.build.embedded,
         m.build.reused,
         m.build.seconds
-    )
+    ) + &held
 }
 
 pub(crate) fn answer(a: &DiscoverResponse) -> String {

@@ -14,7 +14,7 @@ use toolscout_bench::{
     show as show_answers, tune,
 };
 use toolscout_indexer::{
-    BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, build, crawl,
+    BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, Pins, build, crawl,
     import_catalog,
 };
 use toolscout_service::{DiscoverParams, Engine, EngineConfig, FusionWeights};
@@ -62,6 +62,9 @@ enum Command {
         /// Embed everything again instead of reusing vectors of unchanged documents.
         #[arg(long)]
         full: bool,
+        /// Tools of servers never seen before start quarantined until approved (`toolscout pins`).
+        #[arg(long)]
+        quarantine_new_servers: bool,
         #[command(flatten)]
         model: ModelArgs,
     },
@@ -146,6 +149,11 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Trust on first use: list pinned and held-back tools, show drift, approve.
+    Pins {
+        #[command(subcommand)]
+        action: PinsAction,
+    },
     /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
     Mcp {
         /// Index folder.
@@ -163,6 +171,35 @@ enum Command {
         call_timeout: u64,
         #[command(flatten)]
         engine: EngineArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum PinsAction {
+    /// Pinned count and the tools held back.
+    List {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+    },
+    /// Field-by-field drift of a held-back tool (`server_id/tool`).
+    Diff {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        /// `server_id/tool`.
+        tool: String,
+    },
+    /// Approve held-back definitions (a running server picks them up on reload).
+    Approve {
+        /// Index folder.
+        #[arg(long, env = "TOOLSCOUT_INDEX")]
+        index: PathBuf,
+        /// `server_id/tool` keys.
+        tools: Vec<String>,
+        /// Approve everything held back.
+        #[arg(long)]
+        all: bool,
     },
 }
 
@@ -281,7 +318,7 @@ async fn run(command: Command) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Index { catalog, format, out, full, model } => {
+        Command::Index { catalog, format, out, full, quarantine_new_servers, model } => {
             let mut merged = Catalog::default();
             for path in &catalog {
                 let (part, warnings) =
@@ -295,7 +332,7 @@ async fn run(command: Command) -> Result<ExitCode> {
                 }
             }
             let embedder = model.embedder()?;
-            let options = BuildOptions { incremental: !full, ..BuildOptions::default() };
+            let options = BuildOptions { incremental: !full, quarantine_new_servers, ..BuildOptions::default() };
             let manifest =
                 tokio::task::spawn_blocking(move || build(&merged, &embedder, &out, &options).map(|m| (m, out)))
                     .await?
@@ -423,6 +460,39 @@ async fn run(command: Command) -> Result<ExitCode> {
                 eprintln!("{:<22} {:.4}  {:?}", t.change, t.objective, t.per_set);
             }
             println!("{best:#?}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Pins { action } => {
+            match action {
+                PinsAction::List { index } => {
+                    let pins = Pins::read(&index)?;
+                    println!("{} tools pinned, {} held back", pins.pinned.len(), pins.quarantine.len());
+                    for (key, q) in &pins.quarantine {
+                        println!("  {key}  ({}, since {})", q.reason, q.since);
+                    }
+                }
+                PinsAction::Diff { index, tool } => {
+                    let pins = Pins::read(&index)?;
+                    for d in pins.diff(&tool)? {
+                        println!("{}:\n  pinned: {}\n  new:    {}", d.field, d.pinned, d.new);
+                    }
+                }
+                PinsAction::Approve { index, tools, all } => {
+                    let mut pins = Pins::read(&index)?;
+                    let keys: Vec<String> = if all { pins.quarantine.keys().cloned().collect() } else { tools };
+                    if keys.is_empty() {
+                        bail!("name the tools to approve (server_id/tool) or pass --all");
+                    }
+                    for key in &keys {
+                        pins.approve(key)?;
+                    }
+                    pins.write(&index)?;
+                    eprintln!(
+                        "approved {} tool(s); reload a running server (POST /v1/admin/reload or SIGHUP)",
+                        keys.len()
+                    );
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Mcp { index, http, proxy, call_timeout, engine } => {

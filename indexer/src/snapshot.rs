@@ -25,6 +25,7 @@ use crate::canonical::sha256_hex;
 use crate::catalog::Catalog;
 use crate::dense::Ann;
 use crate::embed::Embedder;
+use crate::pins::{PinReport, Pins};
 use crate::scan::scan_catalog;
 use crate::text::{server_text, tool_text};
 use crate::{Error, Result};
@@ -83,6 +84,9 @@ pub struct BuildStats {
     pub reused: usize,
     /// Wall time of the build.
     pub seconds: f64,
+    /// Trust-on-first-use: what was pinned, and what is now held back.
+    #[serde(default)]
+    pub pins: PinReport,
 }
 
 /// How [`build`] behaves.
@@ -92,11 +96,13 @@ pub struct BuildOptions {
     pub keep: usize,
     /// Reuse vectors from the previous snapshot where the text is unchanged.
     pub incremental: bool,
+    /// Tools of servers never seen before start quarantined (after the first build of the index).
+    pub quarantine_new_servers: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { keep: 2, incremental: true }
+        BuildOptions { keep: 2, incremental: true, quarantine_new_servers: false }
     }
 }
 
@@ -381,6 +387,10 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         vectorize(tools.iter().map(|t| &t.text_hash).collect(), tool_docs.iter().map(|d| &d.embed).collect())?;
     let dim = embedder.dim();
 
+    // Trust on first use (written below, once the snapshot is complete).
+    let mut pins = Pins::read(out)?;
+    stats.pins = pins.observe(catalog, options.quarantine_new_servers);
+
     // Write everything into a temporary folder.
     let snapshots = out.join(SNAPSHOTS);
     let content_key = sha256_hex(
@@ -439,7 +449,9 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         }
     };
 
-    // Publish: rename the folder, then swap CURRENT.
+    // Pins first (the engine compares them with the live snapshot, so this order is safe), then publish:
+    // rename the folder, then swap CURRENT.
+    pins.write(out)?;
     let final_dir = snapshots.join(&id);
     std::fs::rename(&tmp, &final_dir).map_err(|e| Error::io("renaming", &tmp, e))?;
     let current_tmp = out.join(format!(".{CURRENT}.tmp-{}", std::process::id()));

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use serde_json::value::RawValue;
-use toolscout_indexer::{Embedder, EmbedderConfig, Snapshot, cosine};
+use toolscout_indexer::{Embedder, EmbedderConfig, Pins, Snapshot, cosine};
 
 use crate::fusion::{FusionWeights, Signals, fuse, saturate};
 use crate::intents::intents;
@@ -101,6 +101,9 @@ struct Live {
     snapshot: Arc<Snapshot>,
     names: Arc<NameIndex>,
     threshold: Threshold,
+    /// Tools held back by trust-on-first-use (their definition differs from the pinned one, or their
+    /// server is new and quarantined), by index.
+    held: Arc<HashSet<usize>>,
 }
 
 /// A searchable index: a live snapshot and the embedding model that queries it.
@@ -152,6 +155,20 @@ impl Engine {
 
     fn live(&self) -> Arc<Live> {
         self.live.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The index folder.
+    pub fn index_dir(&self) -> &Path {
+        &self.index_dir
+    }
+
+    /// Approves the held-back definition of `server_id/tool` (trust on first use) and reloads so it is
+    /// served. Returns the live snapshot id.
+    pub fn approve(&self, key: &str) -> Result<String> {
+        let mut pins = Pins::read(&self.index_dir)?;
+        pins.approve(key).map_err(|e| Error::NotFound(e.to_string()))?;
+        pins.write(&self.index_dir)?;
+        self.reload()
     }
 
     /// The embedding model.
@@ -223,8 +240,8 @@ impl Engine {
         for p in &parts {
             candidates.extend(&p.candidates);
         }
-        let named = live.names.named_in(query);
-        candidates.retain(|t| !named.contains(t));
+        let named: Vec<usize> = live.names.named_in(query).into_iter().filter(|t| !live.held.contains(t)).collect();
+        candidates.retain(|t| !named.contains(t) && !live.held.contains(t));
         if self.config.exclude_flagged {
             candidates.retain(|&t| snap.tool_warnings[t].is_empty());
         }
@@ -346,6 +363,7 @@ impl Engine {
             tools: m.tools,
             threshold: live.threshold.value,
             threshold_source: live.threshold.source.clone(),
+            quarantined: live.held.len(),
         }
     }
 }
@@ -445,7 +463,21 @@ fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<
     }
     let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
     let threshold = Threshold::for_index(index_dir, config.threshold);
-    Ok(Live { snapshot: Arc::new(snapshot), names, threshold })
+    let pins = Pins::read(index_dir)?;
+    let held = snapshot
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            let key = format!("{}/{}", snapshot.servers[t.server as usize].server_id, t.name);
+            match pins.pinned.get(&key) {
+                Some(pin) => pin.hash != t.hash,
+                None => pins.quarantine.contains_key(&key),
+            }
+        })
+        .map(|(i, _)| i)
+        .collect();
+    Ok(Live { snapshot: Arc::new(snapshot), names, threshold, held: Arc::new(held) })
 }
 
 fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> ToolHit {

@@ -174,4 +174,7 @@ pub struct HealthResponse {
     pub threshold: f32,
     /// Where the threshold came from.
     pub threshold_source: String,
+    /// Tools held back by trust-on-first-use until approved.
+    #[serde(default)]
+    pub quarantined: usize,
 }

@@ -21,6 +21,7 @@ use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
 use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, ToolResponse};
 use crate::session::Session;
+use toolscout_indexer::Pins;
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
@@ -33,6 +34,8 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/v1/servers/{server_id}/tools/{name}", get(tool))
         .route("/healthz", get(health))
         .route("/v1/admin/reload", post(reload))
+        .route("/v1/admin/pins", get(pins))
+        .route("/v1/admin/pins/approve", post(approve))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -103,6 +106,39 @@ async fn reload(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Va
         .map_err(|e| AppError::internal(format!("reload task failed: {e}")))?
         .map_err(|e| AppError { status: StatusCode::CONFLICT, code: "reload_failed", message: e.to_string() })?;
     Ok(Json(json!({"status": "reloaded", "snapshot_id": id})))
+}
+
+/// Trust-on-first-use state: how many tools are pinned, and what is held back (with the field drift).
+async fn pins(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Value>, AppError> {
+    let pins = Pins::read(engine.index_dir()).map_err(|e| AppError::internal(e.to_string()))?;
+    let quarantine: serde_json::Map<String, serde_json::Value> = pins
+        .quarantine
+        .iter()
+        .map(|(k, q)| {
+            let drift = pins.diff(k).unwrap_or_default();
+            (k.clone(), json!({"reason": q.reason, "hash": q.hash, "since": q.since, "drift": drift}))
+        })
+        .collect();
+    Ok(Json(json!({"pinned": pins.pinned.len(), "quarantine": quarantine})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApproveParams {
+    tool: String,
+}
+
+/// Approves a held-back definition and reloads.
+async fn approve(
+    State(engine): State<Arc<Engine>>,
+    body: Result<Json<ApproveParams>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, AppError> {
+    let Json(params) = body.map_err(AppError::from_rejection)?;
+    let key = params.tool.clone();
+    let id = tokio::task::spawn_blocking(move || engine.approve(&key))
+        .await
+        .map_err(|e| AppError::internal(format!("approve task failed: {e}")))??;
+    Ok(Json(json!({"status": "approved", "tool": params.tool, "snapshot_id": id})))
 }
 
 async fn not_found() -> AppError {

@@ -3,6 +3,7 @@
 
 mod delivery;
 mod engine;
+mod pins;
 mod reload;
 mod rest;
 mod support;
