@@ -17,7 +17,7 @@ use toolscout_indexer::{
     BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, Pins, build, crawl,
     import_catalog,
 };
-use toolscout_service::{DiscoverParams, Engine, EngineConfig, FusionWeights};
+use toolscout_service::{DiscoverParams, Engine, EngineConfig, FusionWeights, RestConfig};
 
 /// Tool discovery for LLM agents: crawl MCP servers, index their tools, serve `discover_tools`.
 #[derive(Parser)]
@@ -95,6 +95,12 @@ enum Command {
         /// Address to listen on (loopback unless you mean otherwise).
         #[arg(long, env = "TOOLSCOUT_ADDR", default_value = "127.0.0.1:7070")]
         addr: String,
+        /// Require `Authorization: Bearer <token>` on every route but /healthz.
+        #[arg(long, env = "TOOLSCOUT_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// Searches running at once (more wait up to 2 s, then get 503).
+        #[arg(long, default_value_t = 8)]
+        max_concurrent_searches: usize,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -169,6 +175,9 @@ enum Command {
         /// Seconds to start a proxied server or answer one call.
         #[arg(long, default_value_t = 60)]
         call_timeout: u64,
+        /// With --http: require `Authorization: Bearer <token>`.
+        #[arg(long, env = "TOOLSCOUT_TOKEN", hide_env_values = true)]
+        token: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -351,7 +360,7 @@ async fn run(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { index, addr, engine } => {
+        Command::Serve { index, addr, token, max_concurrent_searches, engine } => {
             let engine = Arc::new(engine.open(&index)?);
             let listener = tokio::net::TcpListener::bind(&addr).await.with_context(|| format!("binding {addr}"))?;
             let health = engine.health();
@@ -380,7 +389,8 @@ async fn run(command: Command) -> Result<ExitCode> {
                     });
                 }
             }
-            toolscout_service::serve(listener, engine, shutdown_signal()).await?;
+            let config = RestConfig { token, max_concurrent_searches, ..RestConfig::default() };
+            toolscout_service::serve_with(listener, engine, config, shutdown_signal()).await?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval { index, queries, k, baseline, show, json, engine } => {
@@ -495,7 +505,7 @@ async fn run(command: Command) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Mcp { index, http, proxy, call_timeout, engine } => {
+        Command::Mcp { index, http, proxy, call_timeout, token, engine } => {
             let engine: Arc<dyn toolscout_meta_tool::Backend> = Arc::new(engine.open(&index)?);
             let proxy = match proxy {
                 Some(path) => {
@@ -507,13 +517,13 @@ async fn run(command: Command) -> Result<ExitCode> {
             if let Some(addr) = http {
                 let listener = tokio::net::TcpListener::bind(&addr).await.with_context(|| format!("binding {addr}"))?;
                 eprintln!("toolscout: MCP (Streamable HTTP) on http://{}/mcp", listener.local_addr()?);
-                let token = tokio_util::sync::CancellationToken::new();
-                let stop = token.clone();
+                let stop_token = tokio_util::sync::CancellationToken::new();
+                let stop = stop_token.clone();
                 tokio::spawn(async move {
                     shutdown_signal().await;
                     stop.cancel();
                 });
-                toolscout_meta_tool::serve_http(engine, proxy, listener, token).await?;
+                toolscout_meta_tool::serve_http(engine, proxy, listener, token, stop_token).await?;
                 return Ok(ExitCode::SUCCESS);
             }
             if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy).await {

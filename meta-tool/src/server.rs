@@ -171,11 +171,12 @@ pub async fn serve_stdio(
 
 /// Serves MCP over Streamable HTTP at `/mcp` on `listener` until `shutdown` resolves. Each MCP session
 /// gets its own [`DiscoverServer`] (its own memory of delivered tools). Host headers are checked against
-/// loopback names (rmcp's DNS-rebinding guard).
+/// loopback names (rmcp's DNS-rebinding guard); with `token`, requests need `Authorization: Bearer`.
 pub async fn serve_http(
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
     listener: tokio::net::TcpListener,
+    token: Option<String>,
     shutdown: tokio_util::sync::CancellationToken,
 ) -> std::io::Result<()> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -186,6 +187,26 @@ pub async fn serve_http(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app = axum::Router::new().nest_service("/mcp", service);
+    let app = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let token = token.clone();
+            async move {
+                if let Some(token) = token {
+                    let given = request
+                        .headers()
+                        .get(axum::http::header::AUTHORIZATION)
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.strip_prefix("Bearer "));
+                    if given != Some(token.as_str()) {
+                        return axum::response::IntoResponse::into_response((
+                            axum::http::StatusCode::UNAUTHORIZED,
+                            "missing or wrong bearer token",
+                        ));
+                    }
+                }
+                next.run(request).await
+            }
+        },
+    ));
     axum::serve(listener, app).with_graceful_shutdown(async move { shutdown.cancelled().await }).await
 }

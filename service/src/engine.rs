@@ -58,7 +58,7 @@ impl Default for EngineConfig {
             top_servers: 5,
             global_tools: 50,
             multi_intent: true,
-            max_per_server: 2,
+            max_per_server: 3,
             exclude_flagged: false,
         }
     }

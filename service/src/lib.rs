@@ -9,6 +9,7 @@ mod engine;
 mod error;
 mod fusion;
 mod intents;
+mod metrics;
 mod names;
 mod params;
 mod rest;
@@ -20,11 +21,12 @@ pub use engine::{Engine, EngineConfig, Ranking};
 pub use error::{Error, Result};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
 pub use intents::intents;
+pub use metrics::Metrics;
 pub use names::NameIndex;
 pub use params::{
     DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,
     ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
 };
-pub use rest::{router, serve};
+pub use rest::{RestConfig, router, router_with, serve, serve_with};
 pub use session::Session;
 pub use threshold::{DEFAULT_THRESHOLD, Threshold};

@@ -1,45 +1,100 @@
 //! The REST API (axum): the only HTTP code in toolscout.
 //!
-//! `POST /v1/discover[?format=mcp|openai_chat|openai_responses|anthropic&call_id=…]`, `GET /v1/servers`, `GET /v1/servers/{server_id}/tools/{name}`, `GET /healthz`.
+//! `POST /v1/discover[?format=mcp|openai_chat|openai_responses|anthropic&call_id=…]`, `GET /v1/servers`,
+//! `GET /v1/servers/{server_id}/tools/{name}`, `GET /healthz`, `GET /metrics`, `POST /v1/admin/reload`,
+//! `GET /v1/admin/pins`, `POST /v1/admin/pins/approve`.
 //! Errors are `{"error": {"code", "message"}}`: 4xx for the caller's mistakes, 5xx logged and not echoed.
-//! Searches are CPU-bound and run on the blocking pool.
+//! Limits: body size, query length and `limit` range (engine), a bounded number of searches at once (on
+//! the blocking pool; more wait briefly, then get 503), a time limit per search, and an optional bearer
+//! token on everything but `/healthz`. One structured log line per discovery.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::json;
+use tokio::sync::Semaphore;
+use toolscout_indexer::Pins;
 
 use crate::Error;
-use serde::Deserialize;
-
 use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
-use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, ToolResponse};
+use crate::metrics::Metrics;
+use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, Status, ToolResponse};
 use crate::session::Session;
-use toolscout_indexer::Pins;
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
 
-/// The API over `engine`.
+/// Limits and access of the REST API.
+#[derive(Debug, Clone)]
+pub struct RestConfig {
+    /// When set, every route but `/healthz` needs `Authorization: Bearer <token>`.
+    pub token: Option<String>,
+    /// Searches running at once (CPU-bound, on the blocking pool).
+    pub max_concurrent_searches: usize,
+    /// How long a request waits for a search slot before it gets 503.
+    pub queue_timeout: Duration,
+    /// How long one search may take before the request gets 503.
+    pub search_timeout: Duration,
+}
+
+impl Default for RestConfig {
+    fn default() -> Self {
+        RestConfig {
+            token: None,
+            max_concurrent_searches: 8,
+            queue_timeout: Duration::from_secs(2),
+            search_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct AppState {
+    engine: Arc<Engine>,
+    config: Arc<RestConfig>,
+    slots: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
+}
+
+/// The API over `engine`, with default limits and no token.
 pub fn router(engine: Arc<Engine>) -> Router {
-    Router::new()
+    router_with(engine, RestConfig::default())
+}
+
+/// The API over `engine` with `config`.
+pub fn router_with(engine: Arc<Engine>, config: RestConfig) -> Router {
+    let state = AppState {
+        engine,
+        slots: Arc::new(Semaphore::new(config.max_concurrent_searches.max(1))),
+        config: Arc::new(config),
+        metrics: Arc::default(),
+    };
+    let protected = Router::new()
         .route("/v1/discover", post(discover))
         .route("/v1/servers", get(servers))
         .route("/v1/servers/{server_id}/tools/{name}", get(tool))
-        .route("/healthz", get(health))
+        .route("/metrics", get(metrics))
         .route("/v1/admin/reload", post(reload))
         .route("/v1/admin/pins", get(pins))
         .route("/v1/admin/pins/approve", post(approve))
+        .route_layer(middleware::from_fn_with_state(state.clone(), authorize));
+    Router::new()
+        .merge(protected)
+        .route("/healthz", get(health))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(engine)
+        .with_state(state)
 }
 
 /// Serves the API on `listener` until `shutdown` resolves.
@@ -48,7 +103,50 @@ pub async fn serve(
     engine: Arc<Engine>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(engine)).with_graceful_shutdown(shutdown).await
+    serve_with(listener, engine, RestConfig::default(), shutdown).await
+}
+
+/// [`serve`] with limits and access from `config`.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    engine: Arc<Engine>,
+    config: RestConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router_with(engine, config)).with_graceful_shutdown(shutdown).await
+}
+
+/// Checks the bearer token, when one is configured (constant-time comparison).
+async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Some(token) = &state.config.token {
+        let given = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        let same =
+            given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+        if !same {
+            return AppError {
+                status: StatusCode::UNAUTHORIZED,
+                code: "unauthorized",
+                message: "missing or wrong bearer token".into(),
+            }
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Counts every request by route and status, with its latency.
+async fn observe(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let route =
+        request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string()).unwrap_or_else(|| "other".into());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    state.metrics.observe(&route, response.status().as_u16(), started.elapsed().as_secs_f64());
+    response
 }
 
 /// `?format=` and `?call_id=` of `POST /v1/discover`.
@@ -61,7 +159,7 @@ struct FormatQuery {
 }
 
 async fn discover(
-    State(engine): State<Arc<Engine>>,
+    State(state): State<AppState>,
     query: Result<Query<FormatQuery>, QueryRejection>,
     body: Result<Json<DiscoverParams>, JsonRejection>,
 ) -> Result<Response, AppError> {
@@ -74,9 +172,49 @@ async fn discover(
         })?;
         session.deliver(server_id, name);
     }
-    let answer = tokio::task::spawn_blocking(move || engine.search(&params))
+    let permit = tokio::time::timeout(state.config.queue_timeout, state.slots.clone().acquire_owned())
         .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            state.metrics.busy();
+            AppError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                code: "busy",
+                message: "all search slots are busy; retry shortly".into(),
+            }
+        })?;
+    let engine = state.engine.clone();
+    let started = Instant::now();
+    let search = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        engine.search(&params)
+    });
+    let answer = tokio::time::timeout(state.config.search_timeout, search)
+        .await
+        .map_err(|_| AppError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "timeout",
+            message: "the search took too long".into(),
+        })?
         .map_err(|e| AppError::internal(format!("search task failed: {e}")))??;
+    state.metrics.decision(answer.status == Status::Found);
+    let top: Vec<String> = answer
+        .tools
+        .iter()
+        .chain(&answer.closest)
+        .take(3)
+        .map(|t| format!("{}/{}:{:.3}", t.server_id, t.name, t.score))
+        .collect();
+    tracing::info!(
+        target: "toolscout::query",
+        query = %answer.query,
+        decision = ?answer.status,
+        threshold = answer.threshold,
+        top = ?top,
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "discover"
+    );
     let call_id = shape.call_id.unwrap_or_else(|| "discover_tools".to_string());
     Ok(match to_format(&answer, &mut session, shape.format, &call_id) {
         Some(tail) => Json(tail).into_response(),
@@ -84,23 +222,30 @@ async fn discover(
     })
 }
 
-async fn servers(State(engine): State<Arc<Engine>>) -> Json<ServersResponse> {
-    Json(engine.servers())
+async fn servers(State(state): State<AppState>) -> Json<ServersResponse> {
+    Json(state.engine.servers())
 }
 
 async fn tool(
-    State(engine): State<Arc<Engine>>,
+    State(state): State<AppState>,
     Path((server_id, name)): Path<(String, String)>,
 ) -> Result<Json<ToolResponse>, AppError> {
-    Ok(Json(engine.tool(&server_id, &name)?))
+    Ok(Json(state.engine.tool(&server_id, &name)?))
 }
 
-async fn health(State(engine): State<Arc<Engine>>) -> Json<HealthResponse> {
-    Json(engine.health())
+async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
+    Json(state.engine.health())
+}
+
+async fn metrics(State(state): State<AppState>) -> Response {
+    let health = state.engine.health();
+    let text = state.metrics.render(&health.snapshot_id, health.tools);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
 /// Swaps in the index's current snapshot; queries in flight finish on the old one.
-async fn reload(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Value>, AppError> {
+async fn reload(State(state): State<AppState>) -> Result<Json<serde_json::Value>, AppError> {
+    let engine = state.engine.clone();
     let id = tokio::task::spawn_blocking(move || engine.reload())
         .await
         .map_err(|e| AppError::internal(format!("reload task failed: {e}")))?
@@ -109,8 +254,8 @@ async fn reload(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Va
 }
 
 /// Trust-on-first-use state: how many tools are pinned, and what is held back (with the field drift).
-async fn pins(State(engine): State<Arc<Engine>>) -> Result<Json<serde_json::Value>, AppError> {
-    let pins = Pins::read(engine.index_dir()).map_err(|e| AppError::internal(e.to_string()))?;
+async fn pins(State(state): State<AppState>) -> Result<Json<serde_json::Value>, AppError> {
+    let pins = Pins::read(state.engine.index_dir()).map_err(|e| AppError::internal(e.to_string()))?;
     let quarantine: serde_json::Map<String, serde_json::Value> = pins
         .quarantine
         .iter()
@@ -130,11 +275,12 @@ struct ApproveParams {
 
 /// Approves a held-back definition and reloads.
 async fn approve(
-    State(engine): State<Arc<Engine>>,
+    State(state): State<AppState>,
     body: Result<Json<ApproveParams>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, AppError> {
     let Json(params) = body.map_err(AppError::from_rejection)?;
     let key = params.tool.clone();
+    let engine = state.engine.clone();
     let id = tokio::task::spawn_blocking(move || engine.approve(&key))
         .await
         .map_err(|e| AppError::internal(format!("approve task failed: {e}")))??;

@@ -57,14 +57,16 @@ async fn streamable_http_server_is_crawlable() {
         .arg(&idx)
         .arg("--http")
         .arg(format!("127.0.0.1:{port}"))
+        .arg("--token")
+        .arg("s3cret-token")
         .env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
         .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"))
         .kill_on_drop(true)
         .spawn()
         .expect("spawn");
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let config =
-        HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url, headers: Default::default() })] };
+    let headers = [("Authorization".to_string(), "Bearer s3cret-token".to_string())].into();
+    let config = HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url: url.clone(), headers })] };
     let options = CrawlOptions { timeout: Duration::from_secs(20), progress: false, ..CrawlOptions::default() };
     let mut last = None;
     for _ in 0..60 {
@@ -77,6 +79,14 @@ async fn streamable_http_server_is_crawlable() {
             assert_eq!(server.tools.len(), 1);
             assert_eq!(server.tools[0].name, "discover_tools");
             assert!(server.tools[0].tool["inputSchema"]["properties"]["need"].is_object());
+            // Without the token: refused, reported, and the token never shows in the report.
+            let anonymous = HostConfig {
+                servers: vec![("toolscout".into(), LaunchSpec::Http { url, headers: Default::default() })],
+            };
+            let (catalog, report) = crawl(&anonymous, &options).await;
+            assert!(catalog.servers.is_empty());
+            let failure = report.failures().next().expect("reported");
+            assert!(!failure.reason.contains("s3cret"), "{failure:?}");
             let _ = child.kill().await;
             return;
         }

@@ -21,6 +21,11 @@ impl RawPages {
     pub(crate) fn push(&self, tools: Vec<Value>) {
         self.0.lock().expect("raw pages lock is never poisoned").push(tools);
     }
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().expect("raw pages lock is never poisoned").len()
+    }
+
     fn take(&self) -> Vec<Vec<Value>> {
         std::mem::take(&mut *self.0.lock().expect("raw pages lock is never poisoned"))
     }

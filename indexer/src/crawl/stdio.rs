@@ -233,3 +233,56 @@ async fn terminate(child: &mut tokio::process::Child) {
         unsafe { libc::killpg(pgid, libc::SIGKILL) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use tokio::io::AsyncReadExt;
+
+    /// Feeds `stdout` through the filter; returns what rmcp would read, the noise count and raw pages.
+    fn run_filter(stdout: Vec<u8>) -> (Vec<u8>, usize, usize) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let (mut rmcp_side, filter_side) = tokio::io::duplex(1 << 20);
+            let raw = Arc::new(RawPages::default());
+            let noise = Arc::new(AtomicUsize::new(0));
+            filter_stdout(stdout.as_slice(), filter_side, raw.clone(), noise.clone()).await;
+            let mut passed = Vec::new();
+            rmcp_side.read_to_end(&mut passed).await.expect("read");
+            let pages = raw.len();
+            (passed, noise.load(Ordering::Relaxed), pages)
+        })
+    }
+
+    #[test]
+    fn only_json_rpc_lines_pass_and_tool_pages_are_captured() {
+        let stdout = b"Starting server...\n{\"level\":\"info\",\"msg\":\"pino log\"}\n\xff\xfe not utf8\n\
+{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\",\"zeta\":1}]}}\r\n\n\
+{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n"
+            .to_vec();
+        let (passed, noise, pages) = run_filter(stdout);
+        let text = String::from_utf8(passed).expect("utf8");
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(text.starts_with("{\"jsonrpc\":\"2.0\",\"id\":1"));
+        assert_eq!((noise, pages), (3, 1));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+        /// Whatever a server writes, the filter passes only JSON-RPC objects, one per line, and never panics.
+        #[test]
+        fn arbitrary_stdout_never_breaks_the_filter(lines in proptest::collection::vec(prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..60),
+            ".{0,40}".prop_map(String::into_bytes),
+            Just(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}".to_vec()),
+        ], 0..12)) {
+            let stdout: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
+            let (passed, _, _) = run_filter(stdout);
+            for line in passed.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                let v: serde_json::Value = serde_json::from_slice(line).expect("only JSON passes");
+                prop_assert!(v.get("jsonrpc").is_some());
+            }
+        }
+    }
+}

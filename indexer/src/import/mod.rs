@@ -135,3 +135,29 @@ pub(crate) fn push_tools(
 pub(crate) fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+        /// Garbage in any detected format is an error or a catalog, never a panic.
+        #[test]
+        fn importers_never_panic(text in "\\PC{0,300}", format in proptest::option::of(prop_oneof![
+            Just(CatalogFormat::Toolscout), Just(CatalogFormat::LiveMcpBench), Just(CatalogFormat::McpZero),
+            Just(CatalogFormat::DockerRegistry), Just(CatalogFormat::McpCrawl)])) {
+            let _ = import_catalog_str(&text, "fuzz", format);
+        }
+
+        /// Structurally plausible but wrong documents too.
+        #[test]
+        fn plausible_documents_never_panic(name in proptest::option::of(".{0,10}"), tools in proptest::collection::vec(any::<i32>().prop_map(|n| serde_json::json!({"name": n, "parameter": n})), 0..4)) {
+            let row = serde_json::json!({"name": name, "summary": 1, "tools": tools});
+            let _ = import_catalog_str(&row.to_string(), "fuzz", None);
+            let live = serde_json::json!([{"name": name, "tools": {"k": {"tools": tools}}}]);
+            let _ = import_catalog_str(&live.to_string(), "fuzz", None);
+        }
+    }
+}

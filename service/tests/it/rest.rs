@@ -142,3 +142,80 @@ async fn tail_formats_over_rest_with_loaded_tools() {
     let (status, _) = call("POST", "/v1/discover", Some(r#"{"query": "x", "loaded": ["no-slash"]}"#)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn bearer_token_and_metrics() {
+    let config = toolscout_service::RestConfig { token: Some("t0ken".into()), ..Default::default() };
+    let app = toolscout_service::router_with(engine(), config);
+    let send = |uri: &str, token: Option<&str>| {
+        let mut b = Request::builder().method("GET").uri(uri);
+        if let Some(t) = token {
+            b = b.header("authorization", format!("Bearer {t}"));
+        }
+        app.clone().oneshot(b.body(Body::empty()).expect("request"))
+    };
+    assert_eq!(send("/healthz", None).await.expect("response").status(), StatusCode::OK, "health stays open");
+    let r = send("/v1/servers", None).await.expect("response");
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(send("/v1/servers", Some("wrong")).await.expect("response").status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(send("/v1/servers", Some("t0ken")).await.expect("response").status(), StatusCode::OK);
+    let r = send("/metrics", Some("t0ken")).await.expect("response");
+    let text =
+        String::from_utf8(axum::body::to_bytes(r.into_body(), 1 << 20).await.expect("body").to_vec()).expect("utf8");
+    assert!(text.contains("toolscout_requests_total{route=\"/v1/servers\",status=\"401\"} 2"), "{text}");
+    assert!(text.contains("toolscout_index_info{snapshot_id="), "{text}");
+}
+
+mod fuzz {
+    //! Whatever bytes arrive, the API answers with a 2xx or a 4xx in the JSON error shape — never a 5xx,
+    //! never a panic.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn status_of(body: Vec<u8>, uri: &str) -> (u16, Vec<u8>) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async {
+            let request = Request::builder()
+                .method("POST")
+                .uri(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(body))
+                .expect("request");
+            let r = toolscout_service::router(engine()).oneshot(request).await.expect("response");
+            let status = r.status().as_u16();
+            (status, axum::body::to_bytes(r.into_body(), 1 << 24).await.expect("body").to_vec())
+        })
+    }
+
+    fn json_body() -> impl Strategy<Value = Vec<u8>> {
+        let text = prop_oneof![".{0,40}", "[a-z ]{1,30}", Just(String::new()), "\\PC{0,20}"];
+        let limit =
+            prop_oneof![Just(serde_json::Value::Null), (-3i64..80).prop_map(serde_json::Value::from), Just(json!("5"))];
+        (text.clone(), proptest::option::of(text), limit).prop_map(|(q, server, limit)| {
+            let mut v = json!({"query": q, "limit": limit});
+            if let Some(s) = server {
+                v["server"] = json!(s);
+            }
+            serde_json::to_vec(&v).expect("json")
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn arbitrary_bytes_never_5xx(body in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let (status, bytes) = status_of(body, "/v1/discover");
+            prop_assert!(status < 500, "{status}");
+            if status >= 400 {
+                let v: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON error body");
+                prop_assert!(v["error"]["code"].is_string());
+            }
+        }
+
+        #[test]
+        fn arbitrary_requests_never_5xx(body in json_body(), format in prop_oneof![Just(""), Just("?format=mcp"), Just("?format=anthropic&call_id=x"), Just("?format=bogus")]) {
+            let (status, _) = status_of(body, &format!("/v1/discover{format}"));
+            prop_assert!(status < 500, "{status}");
+        }
+    }
+}
