@@ -154,7 +154,16 @@ async fn filter_stdout(
         if body.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let message = if too_long { None } else { serde_json::from_slice::<Value>(body).ok() };
+        let mut message = if too_long { None } else { serde_json::from_slice::<Value>(body).ok() };
+        if message.is_none() && !too_long && std::str::from_utf8(body).is_err() {
+            // A response that is JSON-RPC but not UTF-8 (MCP requires UTF-8): answer its request with an
+            // error instead of letting the client wait for a response that will never parse.
+            let lossy: Option<Value> = serde_json::from_str(&String::from_utf8_lossy(body)).ok();
+            if let Some(id) = lossy.as_ref().filter(|m| m.get("method").is_none()).and_then(|m| m.get("id")) {
+                message = Some(serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603,
+                    "message": "the server's response is not valid UTF-8 (MCP messages must be UTF-8)"}}));
+            }
+        }
         let is_rpc = message
             .as_ref()
             .is_some_and(|m| m.get("jsonrpc").is_some() && (m.get("id").is_some() || m.get("method").is_some()));
@@ -165,6 +174,14 @@ async fn filter_stdout(
         if let Some(Value::Array(tools)) = message.as_ref().and_then(|m| m.pointer("/result/tools")) {
             raw.push(tools.clone());
         }
+        let replaced;
+        let body = match &message {
+            Some(m) if m.pointer("/error/code") == Some(&Value::from(-32603)) && std::str::from_utf8(body).is_err() => {
+                replaced = m.to_string().into_bytes();
+                replaced.as_slice()
+            }
+            _ => body,
+        };
         if to_rmcp.write_all(body).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
             break;
         }
