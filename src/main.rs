@@ -14,8 +14,8 @@ use toolscout_bench::{
     show as show_answers, tune,
 };
 use toolscout_indexer::{
-    BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, Pins, build, crawl,
-    import_catalog,
+    BuildOptions, Catalog, CatalogFormat, CrawlOptions, Embedder, EmbedderConfig, HostConfig, Pins, Protocol, build,
+    crawl, import_catalog,
 };
 use toolscout_service::{DiscoverParams, Engine, EngineConfig, FusionWeights, RestConfig};
 
@@ -46,6 +46,16 @@ enum Command {
         /// Servers crawled at once.
         #[arg(long, default_value_t = 2)]
         concurrency: usize,
+        /// Replace `$NAME` in the config's commands, arguments and env (e.g. `MCP_HOME=/opt/mcp` for a
+        /// manifest like ../shared/mcp-servers.json); repeatable.
+        #[arg(long = "var", value_name = "NAME=VALUE")]
+        vars: Vec<String>,
+        /// Run every stdio server inside `unshare -n` (loopback-only network namespace; needs root).
+        #[arg(long)]
+        isolate: bool,
+        /// Handshake: `initialize` (≤ 2025-11-25), `discover` (stateless 2026-07-28), or `auto`.
+        #[arg(long, default_value = "initialize")]
+        protocol: Protocol,
     },
     /// Build (or update) an index from catalog files.
     Index {
@@ -310,10 +320,21 @@ fn main() -> ExitCode {
 
 async fn run(command: Command) -> Result<ExitCode> {
     match command {
-        Command::Crawl { config, out, report, timeout, concurrency } => {
-            let hosts = HostConfig::read(&config).with_context(|| format!("reading {}", config.display()))?;
-            let options =
-                CrawlOptions { timeout: Duration::from_secs(timeout), concurrency, ..CrawlOptions::default() };
+        Command::Crawl { config, out, report, timeout, concurrency, vars, isolate, protocol } => {
+            let mut hosts = HostConfig::read(&config).with_context(|| format!("reading {}", config.display()))?;
+            for var in &vars {
+                let (name, value) = var.split_once('=').with_context(|| format!("--var {var:?} is not NAME=VALUE"))?;
+                hosts.expand(name, value);
+            }
+            if isolate {
+                hosts.isolate();
+            }
+            let options = CrawlOptions {
+                timeout: Duration::from_secs(timeout),
+                concurrency,
+                protocol,
+                ..CrawlOptions::default()
+            };
             let (catalog, crawl_report) = crawl(&hosts, &options).await;
             write_catalog(&catalog, &out)?;
             if let Some(path) = report {

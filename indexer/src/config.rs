@@ -1,5 +1,5 @@
-//! MCP host configuration files: the `mcpServers` JSON of Claude Desktop and Cursor, and the VS Code
-//! `servers` variant. Each entry is either a stdio launch (`command`, `args`, `env`, `cwd`) or a
+//! MCP host configuration files: the `mcpServers` JSON of Claude Desktop and Cursor, the VS Code
+//! `servers` variant, and server manifests (a JSON array of argv launches, as in `../shared/mcp-servers.json`). Each entry is either a stdio launch (`command`, `args`, `env`, `cwd`) or a
 //! Streamable HTTP endpoint (`url`, `headers`).
 //!
 //! Env values and headers are passed to the server when it is crawled; they are never written into the
@@ -91,10 +91,46 @@ impl HostConfig {
         })
     }
 
-    /// Parses `{"mcpServers": {...}}` or `{"servers": {...}}`.
+    /// Replaces `$NAME` and `${NAME}` in commands, arguments, env values, working directories and URLs
+    /// (for manifests written with placeholders such as `$MCP_HOME`).
+    pub fn expand(&mut self, name: &str, value: &str) {
+        let sub = |s: &mut String| *s = s.replace(&format!("${{{name}}}"), value).replace(&format!("${name}"), value);
+        for (_, spec) in &mut self.servers {
+            match spec {
+                LaunchSpec::Stdio { command, args, env, cwd } => {
+                    sub(command);
+                    args.iter_mut().for_each(sub);
+                    env.values_mut().for_each(sub);
+                    if let Some(c) = cwd {
+                        sub(c);
+                    }
+                }
+                LaunchSpec::Http { url, .. } => sub(url),
+            }
+        }
+    }
+
+    /// Runs every stdio server inside a fresh network namespace with only a loopback (`unshare -n`), so
+    /// nothing a third-party server tries leaves the machine. Needs root (or user namespaces).
+    pub fn isolate(&mut self) {
+        for (_, spec) in &mut self.servers {
+            if let LaunchSpec::Stdio { command, args, .. } = spec
+                && command != "unshare"
+            {
+                args.insert(0, std::mem::replace(command, "unshare".into()));
+                args.insert(0, "-n".into());
+            }
+        }
+    }
+
+    /// Parses `{"mcpServers": {...}}`, `{"servers": {...}}`, or a manifest: a JSON array of
+    /// `{"name", "command": [argv…], "env": {...}}` entries (as in `../shared/mcp-servers.json`).
     pub fn parse(text: &str) -> Result<HostConfig> {
         let doc: Value =
             serde_json::from_str(text).map_err(|e| Error::bad_input("mcpServers config", e.to_string()))?;
+        if let Some(entries) = doc.as_array() {
+            return parse_manifest(entries);
+        }
         let servers = doc
             .get("mcpServers")
             .or_else(|| doc.get("servers"))
@@ -153,6 +189,40 @@ impl HostConfig {
     }
 }
 
+fn parse_manifest(entries: &[Value]) -> Result<HostConfig> {
+    let mut servers = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let what = format!("manifest entry {i}");
+        let name = entry.get("name").and_then(Value::as_str).ok_or_else(|| Error::bad_input(&what, "no `name`"))?;
+        if entry.get("command").is_none_or(Value::is_null) && entry.get("ok") == Some(&Value::Bool(false)) {
+            // A manifest records packages that never got a launch command (no `bin`, failed install).
+            continue;
+        }
+        let argv: Vec<String> = entry
+            .get("command")
+            .and_then(Value::as_array)
+            .ok_or_else(|| Error::bad_input(&what, "`command` is not an argv array"))?
+            .iter()
+            .map(|a| a.as_str().map(str::to_string).ok_or_else(|| Error::bad_input(&what, "`command` must be strings")))
+            .collect::<Result<_>>()?;
+        let Some((command, args)) = argv.split_first() else {
+            return Err(Error::bad_input(&what, "`command` is empty"));
+        };
+        let env = entry
+            .get("env")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+            .collect();
+        servers.push((
+            name.to_string(),
+            LaunchSpec::Stdio { command: command.clone(), args: args.to_vec(), env, cwd: None },
+        ));
+    }
+    Ok(HostConfig { servers })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +245,22 @@ mod tests {
         assert!(!debug.contains("s3cret"), "secrets leak into Debug: {debug}");
         let vscode = HostConfig::parse(r#"{"servers": {"a": {"type": "stdio", "command": "a"}}}"#).expect("vscode");
         assert_eq!(vscode.servers.len(), 1);
+    }
+
+    #[test]
+    fn manifests_with_placeholders() {
+        let mut cfg = HostConfig::parse(
+            r#"[{"name": "a", "command": ["$MCP_HOME/npm/a/bin", "--dir", "${MCP_HOME}/work"], "env": {"K": "$MCP_HOME/k"}, "ok": true}]"#,
+        )
+        .expect("manifest");
+        cfg.expand("MCP_HOME", "/opt/mcp");
+        cfg.isolate();
+        cfg.isolate();
+        let LaunchSpec::Stdio { command, args, env, .. } = &cfg.servers[0].1 else { panic!("stdio") };
+        assert_eq!(command, "unshare");
+        assert_eq!(args, &["-n", "/opt/mcp/npm/a/bin", "--dir", "/opt/mcp/work"]);
+        assert_eq!(env["K"], "/opt/mcp/k");
+        assert!(HostConfig::parse(r#"[{"name": "a", "command": []}]"#).is_err());
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub use canonical::{canonical_json, content_hash};
 pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, ToolRecord};
 pub use config::{HostConfig, LaunchSpec};
 pub use crawl::{
-    CrawlOptions, CrawlOutcome, CrawlReport, ServerFailure, ServerRecordWithReport, Upstream, crawl, crawl_one,
+    CrawlOptions, CrawlOutcome, CrawlReport, Protocol, ServerFailure, ServerRecordWithReport, Upstream, crawl,
+    crawl_one,
 };
 pub use dense::{Ann, AnnHit, cosine};
 pub use embed::{Embedder, EmbedderConfig};

@@ -96,3 +96,49 @@ async fn streamable_http_server_is_crawlable() {
     let _ = child.kill().await;
     panic!("HTTP server never became crawlable: {last:?}");
 }
+
+/// Both protocol generations: our own server (rmcp 3.11) speaks the stateless 2026-07-28 revision; a
+/// legacy server only knows `initialize`, and `auto` falls back to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crawls_both_protocol_generations() {
+    use toolscout_indexer::Protocol;
+    let idx = index();
+    let ours = LaunchSpec::Stdio {
+        command: env!("CARGO_BIN_EXE_toolscout").into(),
+        args: vec!["mcp".into(), "--index".into(), idx.display().to_string()],
+        env: [
+            ("TOOLSCOUT_MODEL_DIR".to_string(), deps().join("models/all-minilm-l6-v2-int8").display().to_string()),
+            ("ORT_DYLIB_PATH".to_string(), deps().join("libonnxruntime.so").display().to_string()),
+        ]
+        .into(),
+        cwd: None,
+    };
+    let legacy = LaunchSpec::Stdio {
+        command: "python3".into(),
+        args: vec![
+            crate::support::root().join("tests/fault-servers/fault_server.py").display().to_string(),
+            "ok".into(),
+        ],
+        env: Default::default(),
+        cwd: None,
+    };
+    let config = HostConfig { servers: vec![("ours".into(), ours), ("legacy".into(), legacy)] };
+    let version = |catalog: &toolscout_indexer::Catalog, name: &str| {
+        catalog.servers.iter().find(|s| s.name == name).and_then(|s| s.protocol_version.clone())
+    };
+    let run = |protocol| {
+        let options =
+            CrawlOptions { timeout: Duration::from_secs(30), progress: false, protocol, ..CrawlOptions::default() };
+        let config = config.clone();
+        async move { crawl(&config, &options).await }
+    };
+    let (catalog, report) = run(Protocol::Auto).await;
+    assert_eq!(catalog.servers.len(), 2, "{report:?}");
+    assert_eq!(version(&catalog, "ours").as_deref(), Some("2026-07-28"));
+    assert_eq!(version(&catalog, "legacy").as_deref(), Some("2025-11-25"));
+    let (catalog, _) = run(Protocol::Initialize).await;
+    assert_eq!(version(&catalog, "ours").as_deref(), Some("2025-11-25"));
+    let (catalog, report) = run(Protocol::Discover).await;
+    assert_eq!(version(&catalog, "ours").as_deref(), Some("2026-07-28"));
+    assert!(report.failures().any(|f| f.server == "legacy"), "discover-only cannot talk to a legacy server");
+}

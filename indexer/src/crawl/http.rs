@@ -5,11 +5,10 @@
 
 use std::collections::HashMap;
 
-use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
-use super::session::{client_config, list};
+use super::session::{connect, list};
 use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
 use crate::config::LaunchSpec;
 
@@ -43,7 +42,7 @@ pub(super) fn transport(
 pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
     let transport = transport(name, spec)?;
     let session = async {
-        let client = client_config().serve(transport).await.map_err(|e| failure(name, "initialize", e))?;
+        let client = connect(transport, options.protocol).await.map_err(|e| failure(name, "initialize", e))?;
         let listed = list(name, spec, &client, None, options).await;
         let _ = client.cancel().await;
         listed

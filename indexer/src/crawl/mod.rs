@@ -32,11 +32,43 @@ pub struct CrawlOptions {
     pub max_pages: usize,
     /// Show a progress bar (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// Which protocol generation to speak.
+    pub protocol: Protocol,
 }
 
 impl Default for CrawlOptions {
     fn default() -> Self {
-        CrawlOptions { timeout: Duration::from_secs(60), concurrency: 2, max_pages: 100, progress: true }
+        CrawlOptions {
+            timeout: Duration::from_secs(60),
+            concurrency: 2,
+            max_pages: 100,
+            progress: true,
+            protocol: Protocol::Initialize,
+        }
+    }
+}
+
+/// The MCP handshake a crawl uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// The `initialize` handshake (protocol ≤ 2025-11-25), which every server seen in the wild answers.
+    #[default]
+    Initialize,
+    /// The stateless 2026-07-28 revision (`server/discover`, versions and capabilities per request).
+    Discover,
+    /// `server/discover` first, falling back to `initialize` when the server is a legacy one.
+    Auto,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "initialize" => Ok(Protocol::Initialize),
+            "discover" => Ok(Protocol::Discover),
+            "auto" => Ok(Protocol::Auto),
+            other => Err(format!("unknown protocol {other:?} (initialize, discover, auto)")),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, PaginatedReq
 use rmcp::service::RunningService;
 use serde_json::Value;
 
-use super::{CrawlOptions, Crawled, ServerFailure, failure};
+use super::{CrawlOptions, Crawled, Protocol, ServerFailure, failure};
 use crate::catalog::{ServerRecord, ServerSource, ToolRecord};
 use crate::config::LaunchSpec;
 
@@ -31,8 +31,29 @@ impl RawPages {
     }
 }
 
-/// How toolscout introduces itself: the legacy `initialize` handshake at 2025-11-25, which every server
-/// seen in the wild answers (servers reply with their own version when they do not know it).
+/// Connects an rmcp client over `transport` with the handshake `protocol` asks for.
+pub(crate) async fn connect<T, E, A>(
+    transport: T,
+    protocol: Protocol,
+) -> Result<RunningService<RoleClient, ClientConfig>, rmcp::service::ClientInitializeError>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+    let mode = match protocol {
+        Protocol::Initialize => ClientLifecycleMode::Initialize,
+        Protocol::Discover => ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+        Protocol::Auto => ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(ProtocolVersion::V_2025_11_25),
+        },
+    };
+    client_config().serve_with_lifecycle(transport, mode).await
+}
+
+/// How toolscout introduces itself for the legacy `initialize` handshake: at 2025-11-25, which every
+/// server seen in the wild answers (servers reply with their own version when they do not know it).
 pub(crate) fn client_config() -> ClientConfig {
     ClientConfig::new(
         ClientCapabilities::default(),

@@ -12,11 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use super::session::{RawPages, client_config, list};
+use super::session::{RawPages, connect, list};
 use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
 use crate::config::LaunchSpec;
 
@@ -103,7 +102,7 @@ pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions)
     let (child, transport) = StdioChild::spawn(name, spec)?;
     let (raw, noise) = (child.raw.clone(), child.noise.clone());
     let session = async {
-        let client = client_config().serve(transport).await.map_err(|e| failure(name, "initialize", e))?;
+        let client = connect(transport, options.protocol).await.map_err(|e| failure(name, "initialize", e))?;
         let listed = list(name, spec, &client, Some(&raw), options).await;
         let _ = client.cancel().await;
         listed
