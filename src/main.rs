@@ -165,6 +165,65 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// The A/B benchmark: full-schema injection vs discover_tools, against any OpenAI-compatible endpoint.
+    Ab {
+        /// Base URL of the OpenAI-compatible API (`/chat/completions` is appended).
+        #[arg(long, default_value = "http://127.0.0.1:8080/v1")]
+        base_url: String,
+        /// Model name sent in each request.
+        #[arg(long, default_value = "local")]
+        model: String,
+        /// Bearer token for the endpoint (never written to the report).
+        #[arg(long, env = "TOOLSCOUT_AB_API_KEY", hide_env_values = true)]
+        api_key: Option<String>,
+        /// Seconds one request may take.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+        /// Extra request fields as JSON, e.g. '{"chat_template_kwargs": {"enable_thinking": false}}'.
+        #[arg(long)]
+        extra_body: Option<String>,
+        /// Task file.
+        #[arg(long, default_value = "data/ab/tasks.jsonl")]
+        tasks: PathBuf,
+        /// Catalog both arms use.
+        #[arg(long, default_value = "data/catalog/reference-servers.jsonl")]
+        catalog: PathBuf,
+        /// Leave these servers (server_id) out, e.g. to fit arm A into the model's context.
+        #[arg(long)]
+        exclude_server: Vec<String>,
+        /// Where arm B's index is built.
+        #[arg(long, default_value = ".work/ab-index")]
+        index_dir: PathBuf,
+        /// Arms to run: full (a), discover (b).
+        #[arg(long)]
+        arm: Vec<toolscout_bench::Arm>,
+        /// Only these task ids.
+        #[arg(long)]
+        only: Vec<String>,
+        /// At most this many tasks.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Requests per task at most.
+        #[arg(long, default_value_t = 8)]
+        max_turns: usize,
+        /// max_tokens of each request.
+        #[arg(long, default_value_t = 1024)]
+        max_tokens: u32,
+        /// Sampling temperature.
+        #[arg(long, default_value_t = 0.0)]
+        temperature: f32,
+        /// Replay the gold steps (for models that cannot call tools: token, cache and time figures are real).
+        #[arg(long)]
+        replay_gold: bool,
+        /// Tools per discover_tools answer when the model asks for no limit.
+        #[arg(long)]
+        discover_limit: Option<usize>,
+        /// Write the report to PATH.json and PATH.md.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        model_args: ModelArgs,
+    },
     /// Trust on first use: list pinned and held-back tools, show drift, approve.
     Pins {
         #[command(subcommand)]
@@ -491,6 +550,69 @@ async fn run(command: Command) -> Result<ExitCode> {
                 eprintln!("{:<22} {:.4}  {:?}", t.change, t.objective, t.per_set);
             }
             println!("{best:#?}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Ab {
+            base_url,
+            model,
+            api_key,
+            timeout,
+            extra_body,
+            tasks,
+            catalog,
+            exclude_server,
+            index_dir,
+            arm,
+            only,
+            limit,
+            max_turns,
+            max_tokens,
+            temperature,
+            replay_gold,
+            discover_limit,
+            out,
+            model_args,
+        } => {
+            let extra_body = match extra_body {
+                Some(text) => serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text)
+                    .context("--extra-body must be a JSON object")?,
+                None => Default::default(),
+            };
+            let mut config = toolscout_bench::AbConfig {
+                endpoint: toolscout_bench::Endpoint {
+                    base_url,
+                    model,
+                    api_key,
+                    timeout: Duration::from_secs(timeout),
+                    extra_body,
+                },
+                tasks,
+                catalog,
+                exclude_servers: exclude_server,
+                index_dir,
+                only,
+                limit,
+                max_turns,
+                max_tokens,
+                temperature,
+                replay_gold,
+                discover_limit,
+                ..toolscout_bench::AbConfig::default()
+            };
+            if !arm.is_empty() {
+                config.arms = arm;
+            }
+            let embedder = Arc::new(model_args.embedder()?);
+            let report = toolscout_bench::ab::run(&config, embedder).await.map_err(anyhow::Error::msg)?;
+            let markdown = report.markdown();
+            if let Some(path) = out {
+                let json_path = path.with_extension("json");
+                std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
+                    .with_context(|| format!("writing {}", json_path.display()))?;
+                let md_path = path.with_extension("md");
+                std::fs::write(&md_path, &markdown).with_context(|| format!("writing {}", md_path.display()))?;
+            }
+            print!("{markdown}");
             Ok(ExitCode::SUCCESS)
         }
         Command::Pins { action } => {

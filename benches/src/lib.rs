@@ -1,6 +1,7 @@
 //! Evaluation of toolscout's retrieval: query files, rankers (the engine and baselines run side by side),
 //! metrics, and the calibration of the not-found threshold from labelled queries.
 
+pub mod ab;
 mod baselines;
 mod calibrate;
 mod metrics;
@@ -9,6 +10,7 @@ mod rankers;
 mod report;
 mod tune;
 
+pub use ab::{AbBench, AbConfig, AbReport, Arm, Endpoint};
 pub use baselines::{BASELINES, baseline};
 pub use calibrate::{Calibration, CurvePoint, calibrate};
 pub use metrics::{QueryOutcome, judge};

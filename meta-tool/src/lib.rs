@@ -12,5 +12,5 @@ mod server;
 
 pub use backend::Backend;
 pub use proxy::{Proxy, validate};
-pub use server::{CallToolArgs, DiscoverArgs, DiscoverServer, serve_http, serve_stdio};
+pub use server::{CallToolArgs, DiscoverArgs, DiscoverServer, discover_schema, serve_http, serve_stdio};
 pub use toolscout_service::{DISCOVER_DESCRIPTION, Session};

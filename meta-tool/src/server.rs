@@ -34,6 +34,12 @@ pub struct DiscoverArgs {
     pub limit: Option<u32>,
 }
 
+/// The input schema `discover_tools` declares (exactly what MCP clients see in `tools/list`), for
+/// runtimes that put the meta-tool into their own `tools` array.
+pub fn discover_schema() -> serde_json::Value {
+    serde_json::Value::Object((*rmcp::handler::server::common::schema_for_type::<DiscoverArgs>()).clone())
+}
+
 /// Arguments of `call_tool`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct CallToolArgs {

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// Built-in default cut, used when the index has no calibration: see BENCHMARKS.md for how it was measured.
-pub const DEFAULT_THRESHOLD: f32 = 0.23;
+pub const DEFAULT_THRESHOLD: f32 = 0.235;
 const CALIBRATION: &str = "calibration.json";
 
 /// The threshold in force and where it came from.

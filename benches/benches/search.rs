@@ -1,0 +1,672 @@
+//! Query latency: the full two-level hybrid engine against the flat baselines (bm25-flat, dense-flat,
+//! mcp-zero) on the same index, in the same run, and the cost of each stage of a query (embedding, BM25,
+//! HNSW, fusion, serialization), at 527 tools (LiveMCPBench) and 2,792 tools (MCP-Zero).
+//!
+//! Every call is timed on its own (criterion's `iter_custom`), so besides criterion's means the run ends
+//! with a table of p50 / p90 / p99 per bench and the ratios against the baselines — the numbers
+//! BENCHMARKS.md records. Results are checked inside the loop against the answers computed at setup
+//! (whose recall against the labelled queries is checked once), so a fast wrong answer fails.
+//! "cold" means the engine's query-vector cache is cleared before each call (outside the timed part).
+//!
+//! Indexes are built once into `CARGO_TARGET_TMPDIR` (incremental: the first run embeds ~3,700 documents,
+//! 1–3 minutes; later runs reuse the vectors). `TOOLSCOUT_DEPS` (default `.deps`) and `TOOLSCOUT_SHARED`
+//! (default `../shared`) locate the model and the public catalogs, as in the tests.
+//!
+//! `cargo bench -p toolscout-bench --bench search` (full, ~5 min), `-- --test` (smoke), `-- live` (one catalog).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, SamplingMode};
+use toolscout_bench::{Kind, Query, Ranker, Ranking, baseline, read_queries};
+use toolscout_indexer::{BuildOptions, Embedder, EmbedderConfig, Snapshot, build, cosine, import_catalog};
+use toolscout_service::{
+    DiscoverParams, DiscoverResponse, Engine, EngineConfig, FusionWeights, MAX_QUERY_CHARS, Signals, Status, fuse,
+    intents, saturate,
+};
+
+/// Tools per answer in every bench (`…/k5`).
+const K: usize = 5;
+/// What the engine asks of each stage (engine.rs: `SERVER_CANDIDATES`, `global_tools`, `top_servers`).
+const SERVER_K: usize = 30;
+const TOOL_ANN_K: usize = 50;
+const TOOL_BM25_K: usize = 100;
+const TOP_SERVERS: usize = 5;
+
+// ---------------------------------------------------------------- fixtures
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn shared() -> PathBuf {
+    std::env::var_os("TOOLSCOUT_SHARED").map(PathBuf::from).unwrap_or_else(|| root().join("../shared"))
+}
+
+fn embedder_config(threads: usize) -> EmbedderConfig {
+    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
+    EmbedderConfig {
+        threads,
+        ..EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"))
+    }
+}
+
+/// The model as the engine loads it by default (2 ONNX Runtime threads).
+fn embedder() -> Arc<Embedder> {
+    static EMBEDDER: OnceLock<Arc<Embedder>> = OnceLock::new();
+    EMBEDDER
+        .get_or_init(|| {
+            let config = embedder_config(EmbedderConfig::new("", "").threads);
+            Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
+        })
+        .clone()
+}
+
+/// The same model on one thread (what a query costs without intra-op parallelism).
+fn embedder_1thread() -> &'static Embedder {
+    static EMBEDDER: OnceLock<Embedder> = OnceLock::new();
+    EMBEDDER.get_or_init(|| Embedder::load(&embedder_config(1)).expect("embedding model"))
+}
+
+/// One catalog, indexed, with its query set and everything the benches compare.
+struct Fixture {
+    /// Stable name in bench ids.
+    name: &'static str,
+    dir: PathBuf,
+    engine: Arc<Engine>,
+    /// The live snapshot, opened separately for the stage benches.
+    snapshot: Snapshot,
+    queries: Vec<Query>,
+    /// Query vectors (cold-embedded once).
+    vectors: Vec<Vec<f32>>,
+    /// The engine's answers at setup.
+    answers: Vec<DiscoverResponse>,
+}
+
+struct Catalog {
+    name: &'static str,
+    catalog: PathBuf,
+    queries: Vec<&'static str>,
+    /// Floor on the share of positive queries whose gold tool the engine puts in its top 5 at setup.
+    floor: f64,
+}
+
+fn catalogs() -> [Catalog; 2] {
+    [
+        Catalog {
+            name: "live",
+            catalog: shared().join("data/livemcpbench/tools.json"),
+            queries: vec!["livemcpbench.jsonl"],
+            floor: 0.25,
+        },
+        Catalog {
+            name: "mcpzero",
+            catalog: shared().join("data/mcp-zero-mcptools/mcp_tools.jsonl"),
+            queries: vec!["mcpzero-test.jsonl", "mcpzero-dev.jsonl", "bfcl-none-test.jsonl"],
+            floor: 0.6,
+        },
+    ]
+}
+
+fn fixture(name: &str) -> &'static Fixture {
+    static LIVE: OnceLock<Fixture> = OnceLock::new();
+    static MCPZERO: OnceLock<Fixture> = OnceLock::new();
+    let cell = if name == "live" { &LIVE } else { &MCPZERO };
+    cell.get_or_init(|| {
+        let spec = catalogs().into_iter().find(|c| c.name == name).expect("known catalog");
+        load(&spec)
+    })
+}
+
+fn load(spec: &Catalog) -> Fixture {
+    let embedder = embedder();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-search-{}", spec.name));
+    let started = Instant::now();
+    let (catalog, _) = import_catalog(&spec.catalog, None).expect("catalog");
+    let manifest = build(&catalog, &embedder, &dir, &BuildOptions::default()).expect("build");
+    eprintln!(
+        "[setup] {}: {} servers / {} tools indexed in {:.1}s ({} embedded, {} reused)",
+        spec.name,
+        manifest.servers,
+        manifest.tools,
+        started.elapsed().as_secs_f64(),
+        manifest.build.embedded,
+        manifest.build.reused
+    );
+    let engine = Arc::new(Engine::with_embedder(&dir, embedder.clone(), EngineConfig::default()).expect("engine"));
+    let snapshot = Snapshot::open(&dir).expect("snapshot");
+    let mut queries = Vec::new();
+    for file in &spec.queries {
+        queries.extend(read_queries(&root().join("data/eval").join(file)).expect("queries"));
+    }
+    // As the evaluation does: one LiveMCPBench task is longer than the API accepts.
+    for q in &mut queries {
+        q.query = q.query.chars().take(MAX_QUERY_CHARS).collect();
+    }
+    let vectors: Vec<Vec<f32>> = queries
+        .iter()
+        .map(|q| {
+            embedder.clear_query_cache();
+            embedder.embed_query(&q.query).expect("embed")
+        })
+        .collect();
+    let answers: Vec<DiscoverResponse> =
+        queries.iter().map(|q| engine.search(&params(&q.query)).expect("search")).collect();
+
+    // The answers the loops are checked against must be good ones: recall of the gold tools at setup.
+    let positives: Vec<(&Query, &DiscoverResponse)> =
+        queries.iter().zip(&answers).filter(|(q, _)| q.kind != Kind::None).collect();
+    let hit = positives
+        .iter()
+        .filter(|(q, a)| {
+            let top: Vec<&ToolHitRef> = a.tools.iter().chain(&a.closest).take(K).collect();
+            q.relevant.iter().flatten().any(|p| top.iter().any(|t| t.server == p.server && t.name == p.tool))
+        })
+        .count();
+    let share = hit as f64 / positives.len().max(1) as f64;
+    let passes: usize = queries.iter().map(|q| 1 + intents(&q.query).len()).sum();
+    eprintln!(
+        "[setup] {}: {} queries ({} positive, gold tool in top {K}: {:.3}), {:.2} retrieval passes per query \
+         (multi-intent), load average {}",
+        spec.name,
+        queries.len(),
+        positives.len(),
+        share,
+        passes as f64 / queries.len() as f64,
+        loadavg()
+    );
+    assert!(share >= spec.floor, "{}: gold tool in top {K} for {share:.3} < {} of the queries", spec.name, spec.floor);
+    Fixture { name: spec.name, dir, engine, snapshot, queries, vectors, answers }
+}
+
+type ToolHitRef = toolscout_service::ToolHit;
+
+fn params(query: &str) -> DiscoverParams {
+    let mut p = DiscoverParams::new(query);
+    p.limit = Some(K);
+    p
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+// ---------------------------------------------------------------- timing
+
+/// Every timed call of every bench, in seconds, by bench id, with the number of queries it cycles through
+/// (for the percentile table, which only counts complete rounds over the queries).
+static SAMPLES: Mutex<BTreeMap<String, (usize, Vec<f64>)>> = Mutex::new(BTreeMap::new());
+
+/// Benches `call` over the fixture's queries in turn: `prepare` runs untimed before each call, `check`
+/// untimed after it (it asserts on the result).
+fn bench<S, P, R>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    catalog: &'static str,
+    id: &str,
+    mut state: impl FnMut(&'static Fixture) -> S,
+    mut prepare: impl FnMut(&S, &Fixture, usize) -> P,
+    mut call: impl FnMut(&S, &Fixture, usize, P) -> R,
+    mut check: impl FnMut(&S, &Fixture, usize, R),
+) {
+    let full_id = format!("search/{catalog}/{id}");
+    let mut cell: Option<S> = None;
+    let mut next = 0usize;
+    group.bench_function(id, |b| {
+        let fx = fixture(catalog);
+        let s = cell.get_or_insert_with(|| state(fx));
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            let mut times = Vec::with_capacity(iters as usize);
+            for _ in 0..iters {
+                let i = next % fx.queries.len();
+                next += 1;
+                let p = prepare(s, fx, i);
+                let t = Instant::now();
+                let r = black_box(call(s, fx, i, p));
+                let d = t.elapsed();
+                total += d;
+                times.push(d.as_secs_f64());
+                check(s, fx, i, r);
+            }
+            let mut samples = SAMPLES.lock().expect("samples");
+            let entry = samples.entry(full_id.clone()).or_insert_with(|| (fx.queries.len(), Vec::new()));
+            entry.1.extend(times);
+            total
+        })
+    });
+}
+
+/// Benches that embed a query (milliseconds per call): flat sampling, long enough for about two rounds
+/// over the queries, so every query counts the same in the percentiles.
+fn slow(g: &mut BenchmarkGroup<'_, WallTime>) {
+    g.sampling_mode(SamplingMode::Flat).measurement_time(Duration::from_secs(6));
+}
+
+/// Benches without the model (tens of microseconds to a few milliseconds per call).
+fn fast(g: &mut BenchmarkGroup<'_, WallTime>) {
+    g.sampling_mode(SamplingMode::Auto).measurement_time(Duration::from_secs(2));
+}
+
+fn no_state(_: &'static Fixture) {}
+fn no_prepare(_: &(), _: &Fixture, _: usize) {}
+fn cold(_: &(), fx: &Fixture, _: usize) {
+    fx.engine.embedder().clear_query_cache();
+}
+
+// ---------------------------------------------------------------- benches
+
+fn rankers(c: &mut Criterion, catalog: &'static str) {
+    let mut g = c.benchmark_group(format!("search/{catalog}"));
+    g.sample_size(20).warm_up_time(Duration::from_millis(500));
+
+    // The engine as served: all passes, fusion, threshold, response (query cache cold).
+    let engine_check = |_: &(), fx: &Fixture, i: usize, r: DiscoverResponse| check_answer(fx, i, &r);
+    slow(&mut g);
+    bench(&mut g, catalog, "hybrid/k5", no_state, cold, |_, fx, i, ()| search(&fx.engine, fx, i), engine_check);
+    // The same with every query vector cached: what is left when embedding costs nothing.
+    fast(&mut g);
+    bench(
+        &mut g,
+        catalog,
+        "hybrid-warm/k5",
+        |fx| {
+            for q in &fx.queries {
+                fx.engine.search(&params(&q.query)).expect("warm");
+            }
+        },
+        no_prepare,
+        |_, fx, i, ()| search(&fx.engine, fx, i),
+        engine_check,
+    );
+    // One pass per request (multi-intent off): the cost of the extra intent passes.
+    slow(&mut g);
+    bench(
+        &mut g,
+        catalog,
+        "hybrid-1pass/k5",
+        |fx| {
+            let config = EngineConfig { multi_intent: false, ..EngineConfig::default() };
+            let engine = fx.engine.reconfigured(config);
+            let answers: Vec<DiscoverResponse> =
+                fx.queries.iter().map(|q| engine.search(&params(&q.query)).expect("search")).collect();
+            (engine, answers)
+        },
+        |(e, _), _, _| e.embedder().clear_query_cache(),
+        |(e, _), fx, i, ()| e.search(&params(&fx.queries[i].query)).expect("search"),
+        |(_, answers), _, i, r| assert_same_top(&answers[i], &r),
+    );
+
+    // Baselines on the same index (cold: each embeds its query).
+    for name in ["bm25-flat", "dense-flat", "mcp-zero"] {
+        if name == "bm25-flat" {
+            fast(&mut g);
+        } else {
+            slow(&mut g);
+        }
+        bench(
+            &mut g,
+            catalog,
+            &format!("{name}/k5"),
+            |fx| {
+                let started = Instant::now();
+                let ranker = baseline(name, &fx.dir, fx.engine.embedder().clone()).expect("baseline");
+                let expected: Vec<Ranking> = fx.queries.iter().map(|q| ranked(ranker.as_ref(), &q.query)).collect();
+                eprintln!("[setup] {catalog}: baseline {name} ready in {:.1}s", started.elapsed().as_secs_f64());
+                (ranker, expected)
+            },
+            |(r, _), _, _| r.reset(),
+            |(r, _), fx, i, ()| ranked(r.as_ref(), &fx.queries[i].query),
+            |(_, expected), _, i, r| {
+                let want = &expected[i].tools;
+                assert_eq!(want.is_empty(), r.tools.is_empty(), "baseline {name} query {i}");
+                if let Some(first) = want.first() {
+                    assert!(r.tools.iter().any(|t| t.server == first.server && t.tool == first.tool), "query {i}");
+                }
+            },
+        );
+    }
+    g.finish();
+}
+
+fn stages(c: &mut Criterion, catalog: &'static str) {
+    let mut g = c.benchmark_group(format!("search/{catalog}"));
+    g.sample_size(20).warm_up_time(Duration::from_millis(500));
+
+    let dim_check = |_: &(), fx: &Fixture, _: usize, v: Vec<f32>| {
+        assert_eq!(v.len(), fx.vectors[0].len());
+        let norm: f32 = v.iter().map(|x| x * x).sum();
+        assert!((norm - 1.0).abs() < 1e-3, "unit vector, got |v|² = {norm}");
+    };
+    let embed =
+        |_: &(), fx: &Fixture, i: usize, ()| fx.engine.embedder().embed_query(&fx.queries[i].query).expect("embed");
+    slow(&mut g);
+    bench(&mut g, catalog, "stage/embed-cold", no_state, cold, embed, dim_check);
+    let warm = |fx: &'static Fixture| {
+        for q in &fx.queries {
+            fx.engine.embedder().embed_query(&q.query).expect("embed");
+        }
+    };
+    fast(&mut g);
+    bench(&mut g, catalog, "stage/embed-cached", warm, no_prepare, embed, dim_check);
+    slow(&mut g);
+    bench(
+        &mut g,
+        catalog,
+        "stage/embed-cold-1thread",
+        |_| {
+            embedder_1thread();
+        },
+        |_, _, _| embedder_1thread().clear_query_cache(),
+        |_, fx, i, ()| embedder_1thread().embed_query(&fx.queries[i].query).expect("embed"),
+        dim_check,
+    );
+
+    // What the engine embeds for one request: the whole text and each intent, one call each (as it does
+    // today), against all of them in one batch (the same vectors).
+    let passes = |fx: &'static Fixture| {
+        fx.queries.iter().map(|q| std::iter::once(q.query.clone()).chain(intents(&q.query)).collect()).collect()
+    };
+    let same_count = |texts: &Vec<Vec<String>>, _: &Fixture, i: usize, v: Vec<Vec<f32>>| {
+        assert_eq!(v.len(), texts[i].len());
+        assert!(v.iter().all(|x| x.len() == v[0].len()));
+    };
+    bench(
+        &mut g,
+        catalog,
+        "stage/embed-passes-serial",
+        passes,
+        |_, fx, _| fx.engine.embedder().clear_query_cache(),
+        |texts: &Vec<Vec<String>>, fx, i, ()| {
+            texts[i].iter().map(|t| fx.engine.embedder().embed_query(t).expect("embed")).collect::<Vec<_>>()
+        },
+        same_count,
+    );
+    bench(
+        &mut g,
+        catalog,
+        "stage/embed-passes-batched",
+        passes,
+        |_, _, _| (),
+        |texts: &Vec<Vec<String>>, fx, i, ()| fx.engine.embedder().embed(&texts[i]).expect("embed"),
+        same_count,
+    );
+
+    // BM25 (tantivy), as many hits as the engine asks for; the hit count must not change.
+    fast(&mut g);
+    for (id, k, servers) in [("stage/bm25-tools-k100", TOOL_BM25_K, false), ("stage/bm25-servers-k30", SERVER_K, true)]
+    {
+        bench(
+            &mut g,
+            catalog,
+            id,
+            move |fx| fx.queries.iter().map(|q| bm25(fx, servers, &q.query, k).len()).collect::<Vec<_>>(),
+            |_, _, _| (),
+            move |_, fx, i, ()| bm25(fx, servers, &fx.queries[i].query, k),
+            |expected, _, i, hits| assert_eq!(hits.len(), expected[i], "query {i}"),
+        );
+    }
+
+    // HNSW, and the exact scan it replaces (the baseline: same vectors, every one compared).
+    for (id, k, servers) in [("stage/hnsw-tools-k50", TOOL_ANN_K, false), ("stage/hnsw-servers-k30", SERVER_K, true)] {
+        bench(
+            &mut g,
+            catalog,
+            id,
+            move |fx| (0..fx.queries.len()).map(|i| exact(fx, servers, i, k)).collect::<Vec<_>>(),
+            |_, _, _| (),
+            move |_, fx, i, ()| {
+                let ann = if servers { &fx.snapshot.server_ann } else { &fx.snapshot.tool_ann };
+                ann.search(&fx.vectors[i], k).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
+            },
+            move |exact, _, i, got: Vec<usize>| {
+                assert_eq!(got.len(), exact[i].len().min(k), "query {i}");
+                // Approximate, but the true nearest neighbour must be found.
+                assert!(got.contains(&exact[i][0]), "query {i}: HNSW missed the nearest vector");
+            },
+        );
+    }
+    fast(&mut g);
+    bench(
+        &mut g,
+        catalog,
+        "stage/flat-scan-tools-k50",
+        no_state,
+        no_prepare,
+        |_, fx, i, ()| exact(fx, false, i, TOOL_ANN_K),
+        |_, fx, i, got| assert_eq!(got[0], exact(fx, false, i, 1)[0]),
+    );
+
+    // Fusion over the engine's candidate set of the main pass: the two cosines per candidate, the BM25
+    // look-ups, `fuse`, and the top 5.
+    bench(
+        &mut g,
+        catalog,
+        "stage/fuse-candidates",
+        |fx| {
+            let cands: Vec<Candidates> = (0..fx.queries.len()).map(|i| candidates(fx, i)).collect();
+            let n: usize = cands.iter().map(|c| c.tools.len()).sum();
+            eprintln!("[setup] {}: {:.0} candidate tools per pass on average", fx.name, n as f64 / cands.len() as f64);
+            let top: Vec<Vec<usize>> = (0..fx.queries.len()).map(|i| fuse_top(fx, &cands[i], i)).collect();
+            (cands, top)
+        },
+        |_, _, _| (),
+        |(cands, _), fx, i, ()| fuse_top(fx, &cands[i], i),
+        |(_, top), _, i, got| assert_eq!(got, top[i], "query {i}"),
+    );
+
+    // The response as the REST API writes it.
+    bench(
+        &mut g,
+        catalog,
+        "stage/serialize",
+        |fx| fx.answers.iter().map(|a| serde_json::to_vec(a).expect("json").len()).collect::<Vec<_>>(),
+        |_, _, _| (),
+        |_, fx, i, ()| serde_json::to_vec(&fx.answers[i]).expect("json"),
+        |len, _, i, bytes| assert_eq!(bytes.len(), len[i], "query {i}"),
+    );
+    g.finish();
+}
+
+fn search(engine: &Engine, fx: &Fixture, i: usize) -> DiscoverResponse {
+    engine.search(&params(&fx.queries[i].query)).expect("search")
+}
+
+fn check_answer(fx: &Fixture, i: usize, r: &DiscoverResponse) {
+    assert_same_top(&fx.answers[i], r);
+}
+
+/// Same decision, and the best tool found at setup is still in the answer.
+fn assert_same_top(want: &DiscoverResponse, got: &DiscoverResponse) {
+    assert_eq!(want.status, got.status, "query {:?}", want.query);
+    let list = |r: &DiscoverResponse| if r.status == Status::Found { r.tools.clone() } else { r.closest.clone() };
+    if let Some(first) = list(want).first() {
+        assert!(
+            list(got).iter().any(|t| t.server_id == first.server_id && t.name == first.name),
+            "query {:?}: {} lost",
+            want.query,
+            first.name
+        );
+    }
+}
+
+fn ranked(r: &dyn Ranker, query: &str) -> Ranking {
+    r.rank(query, K).expect("rank")
+}
+
+fn bm25(fx: &Fixture, servers: bool, query: &str, k: usize) -> Vec<(u32, f32)> {
+    let index = if servers { &fx.snapshot.server_bm25 } else { &fx.snapshot.tool_bm25 };
+    index.search(query, k).expect("bm25").into_iter().map(|h| (h.id, h.score)).collect()
+}
+
+/// Exact top `k` by cosine over every stored vector.
+fn exact(fx: &Fixture, servers: bool, i: usize, k: usize) -> Vec<usize> {
+    let s = &fx.snapshot;
+    let n = if servers { s.servers.len() } else { s.tools.len() };
+    let q = &fx.vectors[i];
+    let mut scored: Vec<(usize, f32)> =
+        (0..n).map(|j| (j, cosine(q, if servers { s.server_vector(j) } else { s.tool_vector(j) }))).collect();
+    let k = k.min(n);
+    if k < n {
+        scored.select_nth_unstable_by(k, |a, b| b.1.total_cmp(&a.1));
+        scored.truncate(k);
+    }
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.into_iter().map(|(j, _)| j).collect()
+}
+
+/// The main pass's candidates and BM25 scores, gathered as the engine does (engine.rs `pass`).
+struct Candidates {
+    tools: Vec<usize>,
+    tool_bm25: HashMap<usize, f32>,
+    server_bm25: HashMap<usize, f32>,
+}
+
+fn candidates(fx: &Fixture, i: usize) -> Candidates {
+    let s = &fx.snapshot;
+    let w = FusionWeights::default();
+    let q = &fx.vectors[i];
+    let text = &fx.queries[i].query;
+    let server_bm25: HashMap<usize, f32> =
+        bm25(fx, true, text, SERVER_K).into_iter().map(|(id, sc)| (id as usize, sc)).collect();
+    let mut servers: HashSet<usize> = s.server_ann.search(q, SERVER_K).iter().map(|h| h.id as usize).collect();
+    servers.extend(server_bm25.keys());
+    let mut servers: Vec<(usize, f32)> = servers
+        .into_iter()
+        .map(|j| {
+            let bm = saturate(server_bm25.get(&j).copied().unwrap_or(0.0), w.bm25_k);
+            (
+                j,
+                (w.server_dense * cosine(q, s.server_vector(j)) + w.server_bm25 * bm)
+                    / (w.server_dense + w.server_bm25),
+            )
+        })
+        .collect();
+    servers.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    servers.truncate(TOP_SERVERS);
+    let tool_bm25: HashMap<usize, f32> =
+        bm25(fx, false, text, TOOL_BM25_K).into_iter().map(|(id, sc)| (id as usize, sc)).collect();
+    let mut tools: HashSet<usize> = servers.iter().flat_map(|&(j, _)| s.server_tools(j)).collect();
+    tools.extend(s.tool_ann.search(q, TOOL_ANN_K).iter().map(|h| h.id as usize));
+    let mut by_bm25: Vec<(usize, f32)> = tool_bm25.iter().map(|(&t, &sc)| (t, sc)).collect();
+    by_bm25.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    tools.extend(by_bm25.iter().take(TOOL_ANN_K).map(|&(t, _)| t));
+    let mut tools: Vec<usize> = tools.into_iter().collect();
+    tools.sort_unstable();
+    Candidates { tools, tool_bm25, server_bm25 }
+}
+
+fn fuse_top(fx: &Fixture, c: &Candidates, i: usize) -> Vec<usize> {
+    let s = &fx.snapshot;
+    let w = FusionWeights::default();
+    let q = &fx.vectors[i];
+    let mut scored: Vec<(usize, f32)> = c
+        .tools
+        .iter()
+        .map(|&t| {
+            let server = s.tools[t].server as usize;
+            let signals = Signals {
+                tool_dense: cosine(q, s.tool_vector(t)),
+                tool_bm25: c.tool_bm25.get(&t).copied().unwrap_or(0.0),
+                server_dense: cosine(q, s.server_vector(server)),
+                server_bm25: c.server_bm25.get(&server).copied().unwrap_or(0.0),
+            };
+            (t, fuse(&signals, &w))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.into_iter().take(K).map(|(t, _)| t).collect()
+}
+
+// ---------------------------------------------------------------- report
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[at.min(sorted.len() - 1)]
+}
+
+/// Per-call latency of every bench that ran, and the ratios of the engine against the baselines.
+fn report() {
+    let samples = SAMPLES.lock().expect("samples");
+    if samples.is_empty() {
+        return;
+    }
+    println!(
+        "\nper-call latency (ms) over complete rounds of the query set (warm-up included), load average {}",
+        loadavg()
+    );
+    println!(
+        "{:<40} {:>7} {:>7} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "bench", "calls", "rounds", "mean", "p50", "p90", "p99", "max"
+    );
+    let mut stats: HashMap<String, (f64, f64, f64)> = HashMap::new();
+    for (id, (n, times)) in samples.iter() {
+        // Calls go through the queries in order from the first, so whole rounds weigh every query the same.
+        let rounds = times.len() / n;
+        let mut t = if rounds > 0 { times[..rounds * n].to_vec() } else { times.clone() };
+        t.sort_by(f64::total_cmp);
+        let mean = t.iter().sum::<f64>() / t.len() as f64;
+        let (p50, p90, p99) = (percentile(&t, 0.5), percentile(&t, 0.9), percentile(&t, 0.99));
+        let max = t[t.len() - 1];
+        let rounds = if rounds > 0 { rounds.to_string() } else { format!("{}/{n}", times.len()) };
+        println!(
+            "{id:<40} {:>7} {:>7} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            t.len(),
+            rounds,
+            mean * 1e3,
+            p50 * 1e3,
+            p90 * 1e3,
+            p99 * 1e3,
+            max * 1e3
+        );
+        stats.insert(id.clone(), (mean, p50, p99));
+    }
+    for catalog in ["live", "mcpzero"] {
+        let get = |id: &str| stats.get(&format!("search/{catalog}/{id}")).copied();
+        let Some(hybrid) = get("hybrid/k5") else { continue };
+        println!("\nratios, {catalog}: hybrid/k5 mean / p50 / p99 over …");
+        for other in ["bm25-flat/k5", "dense-flat/k5", "mcp-zero/k5", "hybrid-1pass/k5", "hybrid-warm/k5"] {
+            if let Some(o) = get(other) {
+                println!("  {other:<18} {:>7.2}x {:>7.2}x {:>7.2}x", hybrid.0 / o.0, hybrid.1 / o.1, hybrid.2 / o.2);
+            }
+        }
+        if let (Some(ann), Some(flat)) = (get("stage/hnsw-tools-k50"), get("stage/flat-scan-tools-k50")) {
+            println!("  hnsw-tools-k50 / flat-scan-tools-k50 (mean): {:.2}x", ann.0 / flat.0);
+        }
+        println!("  stage means as a share of hybrid/k5 mean ({:.3} ms):", hybrid.0 * 1e3);
+        for stage in [
+            "stage/embed-cold",
+            "stage/embed-cold-1thread",
+            "stage/embed-passes-serial",
+            "stage/embed-passes-batched",
+            "stage/embed-cached",
+            "stage/bm25-tools-k100",
+            "stage/bm25-servers-k30",
+            "stage/hnsw-tools-k50",
+            "stage/hnsw-servers-k30",
+            "stage/fuse-candidates",
+            "stage/serialize",
+            "hybrid-warm/k5",
+        ] {
+            if let Some(s) = get(stage) {
+                println!("    {stage:<26} {:>8.3} ms {:>6.1}%", s.0 * 1e3, 100.0 * s.0 / hybrid.0);
+            }
+        }
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    eprintln!("[search] load average at start: {}", loadavg());
+    for catalog in ["live", "mcpzero"] {
+        rankers(&mut c, catalog);
+        stages(&mut c, catalog);
+    }
+    c.final_summary();
+    report();
+}
