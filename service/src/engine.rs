@@ -299,8 +299,8 @@ impl Engine {
             })
             .collect();
         Ok(Ranking {
-            named: named.iter().map(|&t| tool_hit(snap, t, 1.0, MatchKind::Name)).collect(),
-            ranked: ranked.iter().map(|&(t, s)| tool_hit(snap, t, s, MatchKind::Search)).collect(),
+            named: named.iter().map(|&t| tool_hit(snap, &live.names, t, 1.0, MatchKind::Name)).collect(),
+            ranked: ranked.iter().map(|&(t, s)| tool_hit(snap, &live.names, t, s, MatchKind::Search)).collect(),
             servers,
             threshold: live.threshold.clone(),
             notes,
@@ -480,8 +480,13 @@ fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<
     Ok(Live { snapshot: Arc::new(snapshot), names, threshold, held: Arc::new(held) })
 }
 
-fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> ToolHit {
+fn tool_hit(snap: &Snapshot, names: &NameIndex, t: usize, score: f32, match_kind: MatchKind) -> ToolHit {
     let tool = &snap.tools[t];
+    let mut warnings = snap.tool_warnings[t].clone();
+    let collisions = names.collisions(t);
+    if !collisions.is_empty() {
+        warnings.push(format!("same or confusable name as {}", collisions.join(", ")));
+    }
     let server = &snap.servers[tool.server as usize];
     ToolHit {
         server: server.name.clone(),
@@ -490,7 +495,7 @@ fn tool_hit(snap: &Snapshot, t: usize, score: f32, match_kind: MatchKind) -> Too
         score,
         match_kind,
         derived: tool.derived.clone(),
-        warnings: snap.tool_warnings[t].clone(),
+        warnings,
         tool: raw(&tool.tool_json),
     }
 }

@@ -15,6 +15,11 @@ pub struct NameIndex {
     tools: HashMap<String, Vec<usize>>,
     servers: HashMap<String, Vec<usize>>,
     tool_server: Vec<usize>,
+    /// Confusable skeleton of each tool name → tools with that skeleton.
+    skeletons: HashMap<String, Vec<usize>>,
+    tool_skeleton: Vec<String>,
+    server_names: Vec<String>,
+    tool_names: Vec<String>,
 }
 
 impl NameIndex {
@@ -32,8 +37,24 @@ impl NameIndex {
         for (i, t) in tools.iter().enumerate() {
             index.tools.entry(t.name.to_lowercase()).or_default().push(i);
             index.tool_server.push(t.server as usize);
+            let skeleton = skeleton(&t.name);
+            index.skeletons.entry(skeleton.clone()).or_default().push(i);
+            index.tool_skeleton.push(skeleton);
+            index.tool_names.push(t.name.clone());
         }
+        index.server_names = servers.iter().map(|s| s.name.clone()).collect();
         index
+    }
+
+    /// Tools of *other* servers whose name is the same as, or confusable with, tool `t`'s
+    /// (`server/name`, at most five): shadowing candidates an agent should know about.
+    pub fn collisions(&self, t: usize) -> Vec<String> {
+        let Some(same) = self.tool_skeleton.get(t).and_then(|k| self.skeletons.get(k)) else { return Vec::new() };
+        same.iter()
+            .filter(|&&o| self.tool_server[o] != self.tool_server[t])
+            .take(5)
+            .map(|&o| format!("{}/{}", self.server_names[self.tool_server[o]], self.tool_names[o]))
+            .collect()
     }
 
     /// Server indexes whose name or id equals `hint`, else contains it (case-insensitive).
@@ -90,6 +111,26 @@ impl NameIndex {
         }
         Vec::new()
     }
+}
+
+/// A name with case, separators and common look-alike letters folded: `Create-Issue`, `create_issue`
+/// and `сreate_issue` (Cyrillic с) share one.
+fn skeleton(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' ' | '/' | ':'))
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'а' => 'a',
+            'е' => 'e',
+            'о' | '0' => 'o',
+            'р' => 'p',
+            'с' => 'c',
+            'х' => 'x',
+            'у' => 'y',
+            'і' | 'l' | '1' => 'i',
+            c => c,
+        })
+        .collect()
 }
 
 /// Splits on whitespace and list punctuation; says whether each token was quoted.
@@ -177,6 +218,16 @@ mod tests {
         check("search the web for cats", &[]);
         check("GITHUB:SEARCH", &[1]);
         check("nothing named here", &[]);
+    }
+
+    #[test]
+    fn collisions_and_confusables_across_servers() {
+        let servers = [server("a", "a", 0, 2), server("b", "b", 2, 2)];
+        let tools = [tool(0, "create_issue"), tool(0, "list"), tool(1, "Create-Issue"), tool(1, "\u{0441}reate_issue")];
+        let idx = NameIndex::new(&servers, &tools);
+        assert_eq!(idx.collisions(0), ["b/Create-Issue", "b/\u{0441}reate_issue"]);
+        assert_eq!(idx.collisions(2), ["a/create_issue"]);
+        assert!(idx.collisions(1).is_empty());
     }
 
     #[test]
