@@ -157,7 +157,8 @@ fn a_flooding_server_gets_at_most_its_share() {
         .expect("engine");
     let answer = engine.search(&DiscoverParams::new("post a message to a slack channel")).expect("search");
     let flood = answer.tools.iter().filter(|t| t.server == "flood").count();
-    assert!(flood <= 2, "flood took {flood} of {:?}", names(&answer));
+    let cap = toolscout_service::EngineConfig::default().max_per_server;
+    assert!(flood <= cap, "flood took {flood} of {:?}", names(&answer));
     assert!(answer.tools.iter().any(|t| t.server == "slack" && t.name == "slack_post_message"), "{:?}", names(&answer));
     let mut named = DiscoverParams::new("post a message to a slack channel");
     named.server = Some("flood".into());
