@@ -202,6 +202,7 @@ impl Engine {
 
     /// The ranking a search decides on, before the not-found threshold is applied: tools named in the
     /// query, and the best `limit` others by fused score. Evaluation and calibration use it directly.
+    #[tracing::instrument(level = "debug", skip_all, fields(limit = params.limit, hint = params.server.as_deref()))]
     pub fn rank(&self, params: &DiscoverParams) -> Result<Ranking> {
         let query = params.query.trim();
         if query.is_empty() {
@@ -380,6 +381,7 @@ struct Pass {
 }
 
 impl Engine {
+    #[tracing::instrument(level = "debug", skip_all, fields(chars = text.len()))]
     fn pass(&self, snap: &Snapshot, text: &str, hinted: &HashSet<usize>) -> Result<Pass> {
         let w = &self.config.weights;
         let vector = self.embedder.embed_query(text)?;

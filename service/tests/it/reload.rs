@@ -91,3 +91,62 @@ async fn reloads_under_load_drop_nothing() {
     let _ = stop.send(());
     server.await.expect("join").expect("serve");
 }
+
+/// Scale-out: replicas are stateless over the same immutable snapshot folder; after a rebuild each one
+/// reloads and all of them serve the same new snapshot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    build(&catalog(&["slack", "time"]), &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let mut addrs = Vec::new();
+    let mut stops = Vec::new();
+    for _ in 0..2 {
+        let engine = Arc::new(Engine::with_embedder(dir.path(), embedder(), EngineConfig::default()).expect("engine"));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        addrs.push(listener.local_addr().expect("addr"));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        stops.push(stop);
+        tokio::spawn(toolscout_service::serve(listener, engine, async {
+            let _ = stopped.await;
+        }));
+    }
+    let client = reqwest::Client::new();
+    let ask = |addr: std::net::SocketAddr| {
+        let client = client.clone();
+        async move {
+            let v: Value = client
+                .post(format!("http://{addr}/v1/discover"))
+                .json(&json!({"query": "directions between two cities"}))
+                .send()
+                .await
+                .expect("send")
+                .json()
+                .await
+                .expect("json");
+            v["tools"].as_array().map(|t| t.iter().any(|h| h["server"] == "google-maps")).unwrap_or(false)
+        }
+    };
+    assert!(!ask(addrs[0]).await && !ask(addrs[1]).await, "no maps server yet");
+    let dir_path = dir.path().to_path_buf();
+    let manifest = tokio::task::spawn_blocking(move || {
+        build(&catalog(&["slack", "time", "google-maps"]), &embedder(), &dir_path, &BuildOptions::default())
+    })
+    .await
+    .expect("join")
+    .expect("rebuild");
+    for addr in &addrs {
+        let r: Value = client
+            .post(format!("http://{addr}/v1/admin/reload"))
+            .send()
+            .await
+            .expect("reload")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(r["snapshot_id"], manifest.snapshot_id.as_str());
+    }
+    assert!(ask(addrs[0]).await && ask(addrs[1]).await, "both replicas serve the new snapshot");
+    for stop in stops {
+        let _ = stop.send(());
+    }
+}
