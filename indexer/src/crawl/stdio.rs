@@ -28,6 +28,8 @@ const STDERR_TAIL: usize = 2048;
 /// background tasks that filter stdout and drain stderr.
 pub(crate) struct StdioChild {
     child: tokio::process::Child,
+    /// The child's process group (its pid), kept so the group can be ended even after the leader is reaped.
+    pgid: Option<libc::pid_t>,
     filter: tokio::task::JoinHandle<()>,
     drain: tokio::task::JoinHandle<()>,
     tail: Arc<Mutex<VecDeque<u8>>>,
@@ -59,6 +61,7 @@ impl StdioChild {
             cmd.current_dir(dir);
         }
         let mut child = cmd.spawn().map_err(|e| failure(name, "spawn", format!("cannot start {command:?}: {e}")))?;
+        let pgid = child.id().map(|pid| pid as libc::pid_t);
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
             unreachable!("all three pipes were requested")
@@ -70,14 +73,20 @@ impl StdioChild {
         let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
         let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone()));
         let secrets = env.values().cloned().collect();
-        Ok((StdioChild { child, filter, drain, tail, raw, noise, secrets }, (rmcp_side, stdin)))
+        Ok((StdioChild { child, pgid, filter, drain, tail, raw, noise, secrets }, (rmcp_side, stdin)))
     }
 
     /// Ends the process group and returns what explains a failure: how the process exited if it had
     /// before we stopped it, and the end of its stderr (secrets masked).
     pub(crate) async fn stop(mut self) -> String {
-        let exited_early = self.child.try_wait().ok().flatten();
-        terminate(&mut self.child).await;
+        // A child whose stdout reached EOF is exiting or gone: give it a moment so the report can say how it
+        // ended (closing stdout comes just before the exit status becomes visible).
+        let exited_early = if self.filter.is_finished() {
+            tokio::time::timeout(Duration::from_secs(1), self.child.wait()).await.ok().and_then(Result::ok)
+        } else {
+            self.child.try_wait().ok().flatten()
+        };
+        terminate(&mut self.child, self.pgid).await;
         self.filter.abort();
         // The child is gone; give the stderr pipe a moment to deliver its last bytes.
         let drain_abort = self.drain.abort_handle();
@@ -231,12 +240,11 @@ async fn drain_stderr(mut stderr: impl AsyncRead + Unpin, tail: Arc<Mutex<VecDeq
 }
 
 /// Ends the child's whole process group: SIGTERM, a short grace, then SIGKILL; then reaps the child.
-async fn terminate(child: &mut tokio::process::Child) {
-    let Some(pid) = child.id() else {
+async fn terminate(child: &mut tokio::process::Child, pgid: Option<libc::pid_t>) {
+    let Some(pgid) = pgid else {
         let _ = child.wait().await;
         return;
     };
-    let pgid = pid as libc::pid_t;
     // SAFETY: killpg has no memory-safety preconditions; the group id is our child's own group.
     unsafe { libc::killpg(pgid, libc::SIGTERM) };
     if tokio::time::timeout(Duration::from_secs(2), child.wait()).await.is_err() {
