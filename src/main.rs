@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use toolscout_bench::{
-    BASELINES, EngineRanker, Ranker, baseline as baseline_ranker, calibrate, evaluate, read_queries,
+    BASELINES, EngineRanker, Ranker, baseline as baseline_ranker, calibrate, evaluate, read_queries, scale_corpus,
     show as show_answers, tune,
 };
 use toolscout_indexer::{
@@ -164,6 +164,22 @@ enum Command {
         rounds: usize,
         #[command(flatten)]
         engine: EngineArgs,
+    },
+    /// Build the scale-benchmark corpus: catalogs combined, plus derived variants of the `--base`
+    /// catalogs' servers up to `--tools` tools (see benches/src/scale.rs for how variants are made).
+    ScaleCorpus {
+        /// Catalogs copied as they are and never varied (the ones whose queries are evaluated).
+        #[arg(long, required = true)]
+        keep: Vec<PathBuf>,
+        /// Catalogs copied and also varied (distractors).
+        #[arg(long, required = true)]
+        base: Vec<PathBuf>,
+        /// Tools to reach.
+        #[arg(long, default_value_t = 100_000)]
+        tools: usize,
+        /// Catalog JSONL to write.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// The A/B benchmark: full-schema injection vs discover_tools, against any OpenAI-compatible endpoint.
     Ab {
@@ -550,6 +566,21 @@ async fn run(command: Command) -> Result<ExitCode> {
                 eprintln!("{:<22} {:.4}  {:?}", t.change, t.objective, t.per_set);
             }
             println!("{best:#?}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::ScaleCorpus { keep, base, tools, out } => {
+            let read = |paths: &[PathBuf]| -> Result<Vec<Catalog>> {
+                paths
+                    .iter()
+                    .map(|p| {
+                        import_catalog(p, None).map(|(c, _)| c).with_context(|| format!("importing {}", p.display()))
+                    })
+                    .collect()
+            };
+            let corpus = scale_corpus(&read(&keep)?, &read(&base)?, tools);
+            let file = std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?;
+            corpus.write_jsonl(std::io::BufWriter::new(file))?;
+            eprintln!("{}: {} servers, {} tools", out.display(), corpus.servers.len(), corpus.tool_count());
             Ok(ExitCode::SUCCESS)
         }
         Command::Ab {

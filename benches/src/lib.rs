@@ -8,6 +8,7 @@ mod metrics;
 mod queries;
 mod rankers;
 mod report;
+mod scale;
 mod tune;
 
 pub use ab::{AbBench, AbConfig, AbReport, Arm, Endpoint};
@@ -17,6 +18,7 @@ pub use metrics::{QueryOutcome, judge};
 pub use queries::{Kind, Pair, Query, read_queries};
 pub use rankers::{EngineRanker, RankedTool, Ranker, Ranking};
 pub use report::{Report, evaluate, show};
+pub use scale::{EDITIONS, edition, scale_corpus};
 pub use tune::{Trial, tune};
 
 /// Result with a message for people.
