@@ -9,10 +9,13 @@
 #         (until the pool wraps, which the `distinct` column shows) — the realistic case;
 #   warm: the same 20 queries over and over: embedding is answered by the engine's query cache, so this is
 #         what the rest of the request costs (BM25, HNSW, fusion, JSON, HTTP).
+#   reload: as cold, while `POST /v1/admin/reload` swaps in a freshly loaded snapshot every RELOAD_EVERY
+#         seconds (the `reloads` column counts them); every request must still succeed.
 # Indexes are built into .work/load/ when missing. Needs wrk (Debian: `apt-get install -y wrk`; installed
 # here when running as root), python3 and curl.
 #
-# Env: DURATION (20s), CONNS ("1 4 16"), WARM_CONNS ("1 16"), CATALOGS ("live mcpzero"),
+# Env: DURATION (20s), CONNS ("1 4 16"), WARM_CONNS ("1 16"), RELOAD_CONNS ("4"), RELOAD_EVERY (2),
+#      CATALOGS ("live mcpzero"),
 #      TOOLSCOUT_BIN (target/release/toolscout), TOOLSCOUT_SHARED (../shared); TOOLSCOUT_MODEL_DIR and
 #      ORT_DYLIB_PATH as for the binary (default .deps/…).
 set -euo pipefail
@@ -21,6 +24,8 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-20s}
 CONNS=${CONNS:-"1 4 16"}
 WARM_CONNS=${WARM_CONNS:-"1 16"}
+RELOAD_CONNS=${RELOAD_CONNS:-"4"}
+RELOAD_EVERY=${RELOAD_EVERY:-2}
 CATALOGS=${CATALOGS:-"live mcpzero"}
 BIN=${TOOLSCOUT_BIN:-target/release/toolscout}
 SHARED=${TOOLSCOUT_SHARED:-../shared}
@@ -114,7 +119,13 @@ end
 EOF
 
 SERVER=
+RELOADER=
 stop_server() {
+  if [ -n "$RELOADER" ]; then
+    kill "$RELOADER" 2>/dev/null || true
+    wait "$RELOADER" 2>/dev/null || true
+    RELOADER=
+  fi
   if [ -n "$SERVER" ]; then
     kill "$SERVER" 2>/dev/null || true
     wait "$SERVER" 2>/dev/null || true
@@ -150,29 +161,41 @@ for name in $CATALOGS; do
     log "indexing $name"
     "$BIN" index --catalog "$(catalog_file "$name")" --out "$index" >&2
   fi
-  for mode in cold warm; do
+  for mode in cold warm reload; do
     conns=$CONNS
     [ "$mode" = warm ] && conns=$WARM_CONNS
+    [ "$mode" = reload ] && conns=$RELOAD_CONNS
+    bodies=$WORK/bodies-$mode.txt
+    [ "$mode" = reload ] && bodies=$WORK/bodies-cold.txt
     for c in $conns; do
       start_server "$index" "$WORK/serve-$name.log"
       if [ "$mode" = warm ]; then
         while IFS= read -r body; do
           curl -fsS -H 'content-type: application/json' -d "$body" "$ADDR/v1/discover" >/dev/null
-        done <"$WORK/bodies-$mode.txt"
+        done <"$bodies"
+      fi
+      reloads=-
+      if [ "$mode" = reload ]; then
+        : >"$WORK/reloads.txt"
+        (while sleep "$RELOAD_EVERY"; do
+          curl -fsS -X POST "$ADDR/v1/admin/reload" >>"$WORK/reloads.txt" && echo >>"$WORK/reloads.txt"
+        done) &
+        RELOADER=$!
       fi
       before=$(load1)
       log "$name $mode c=$c for $DURATION on $ADDR (load $before)"
-      out=$(wrk -t1 -c"$c" -d"$DURATION" --timeout 10s -s "$LUA" "$ADDR/v1/discover" -- "$WORK/bodies-$mode.txt")
+      out=$(wrk -t1 -c"$c" -d"$DURATION" --timeout 10s -s "$LUA" "$ADDR/v1/discover" -- "$bodies")
       after=$(load1)
       stop_server
+      [ "$mode" = reload ] && reloads=$(grep -c '"reloaded"' "$WORK/reloads.txt" || true)
       result=$(grep '^RESULT' <<<"$out" || { echo "$out" >&2; exit 1; })
       val() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$result"; }
-      pool=$(wc -l <"$WORK/bodies-$mode.txt")
+      pool=$(wc -l <"$bodies")
       sent=$(val sent)
       distinct=$((sent < pool ? sent : pool))
-      ROWS+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s | %s → %s |' \
+      ROWS+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s/%s | %s | %s | %s → %s |' \
         "$name" "$mode" "$c" "$(val requests)" "$(val rps)" "$(val p50)" "$(val p90)" "$(val p99)" "$(val max)" \
-        "$distinct" "$sent" "$(( $(val bad) + $(val errors) ))" "$before" "$after")")
+        "$distinct" "$sent" "$(( $(val bad) + $(val errors) ))" "$reloads" "$before" "$after")")
       printf '%s\n' "${ROWS[-1]}" >&2
     done
   done
@@ -180,6 +203,6 @@ done
 
 echo
 echo "wrk -t1, $DURATION per row, fresh server per row; latency in ms; distinct = distinct queries / requests sent"
-echo "| catalog | mode | conns | requests | req/s | p50 | p90 | p99 | max | distinct | failed | load1 before → after |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| catalog | mode | conns | requests | req/s | p50 | p90 | p99 | max | distinct | failed | reloads | load1 before → after |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The 100K-tool scale run: builds the scale corpus (real catalogs + marked variants, see benches/src/scale.rs),
+# indexes it (timed, peak memory), then on the real queries inside it compares quality and latency with the
+# same catalogs indexed alone, engine and baselines in the same run, and measures the serving process's memory.
+#
+# Env: TOOLS (100000), WORK (.work/scale), TOOLSCOUT_BIN (target/release/toolscout), TOOLSCOUT_SHARED (../shared).
+# Takes about 25 minutes on a quiet 2-core machine (embedding ~108K documents dominates).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TOOLS=${TOOLS:-100000}
+WORK=${WORK:-.work/scale}
+BIN=${TOOLSCOUT_BIN:-target/release/toolscout}
+SHARED=${TOOLSCOUT_SHARED:-../shared}
+mkdir -p "$WORK"
+log() { printf '[scale] %s\n' "$*" >&2; }
+
+[ -x "$BIN" ] || cargo build --release --workspace
+MCPZERO=$SHARED/data/mcp-zero-mcptools/mcp_tools.jsonl
+LIVE=$SHARED/data/livemcpbench/tools.json
+CORPUS=$WORK/scale-$TOOLS.jsonl
+INDEX=$WORK/idx-$TOOLS
+
+if [ ! -f "$CORPUS" ]; then
+  "$BIN" scale-corpus --keep "$MCPZERO" --keep "$LIVE" \
+    --base "$SHARED/mcp-crawl.json" --base "$SHARED/data/docker-mcp-registry/servers_with_tools.jsonl" \
+    --base data/eval/metatool-catalog.jsonl --tools "$TOOLS" --out "$CORPUS"
+fi
+if [ ! -f "$INDEX/CURRENT" ]; then
+  log "indexing $CORPUS"
+  /usr/bin/time -v "$BIN" index --catalog "$CORPUS" --out "$INDEX" 2>"$WORK/index.log"
+  grep -E "Elapsed|Maximum resident" "$WORK/index.log" >&2
+fi
+for alone in mcpzero live; do
+  [ -f "$WORK/idx-$alone/CURRENT" ] && continue
+  file=$MCPZERO
+  [ $alone = live ] && file=$LIVE
+  "$BIN" index --catalog "$file" --out "$WORK/idx-$alone"
+done
+
+cat data/eval/mcpzero-test.jsonl data/eval/bfcl-none-test.jsonl >"$WORK/mcpzero-test-plus-bfcl.jsonl"
+for pair in "mcpzero:$WORK/mcpzero-test-plus-bfcl.jsonl" "live:data/eval/livemcpbench.jsonl"; do
+  name=${pair%%:*}
+  queries=${pair#*:}
+  for index in "$WORK/idx-$name" "$INDEX"; do
+    log "eval $queries on $index"
+    "$BIN" eval --index "$index" --queries "$queries" --baseline all
+  done
+done
+
+# Memory of the serving process at 100K after a round of queries.
+"$BIN" serve --index "$INDEX" --addr 127.0.0.1:0 2>"$WORK/serve.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true' EXIT
+ADDR=
+for _ in $(seq 1 1200); do
+  ADDR=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$WORK/serve.log" | head -n 1 || true)
+  [ -n "$ADDR" ] && break
+  sleep 0.1
+done
+[ -n "$ADDR" ] || { cat "$WORK/serve.log" >&2; exit 1; }
+head -n 200 data/eval/mcpzero-test.jsonl | python3 -c '
+import json, sys
+for line in sys.stdin:
+    print(json.dumps({"query": json.loads(line)["query"], "limit": 5}))' | while IFS= read -r body; do
+  curl -fsS -H 'content-type: application/json' -d "$body" "$ADDR/v1/discover" >/dev/null
+done
+grep -E "VmRSS|VmHWM" "/proc/$SERVER/status"
