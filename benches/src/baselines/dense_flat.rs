@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use toolscout_indexer::{Embedder, Snapshot, cosine};
 
-use super::top_k;
-use crate::rankers::{RankedTool, Ranker, Ranking};
+use super::ranked_tools;
+use crate::rankers::{Ranker, Ranking};
 
 pub(crate) struct DenseFlat {
     snapshot: Arc<Snapshot>,
@@ -27,16 +27,7 @@ impl Ranker for DenseFlat {
         let q = self.embedder.embed_query(query).map_err(|e| e.to_string())?;
         let s = &self.snapshot;
         let scored = (0..s.tools.len()).map(|i| (i, cosine(&q, s.tool_vector(i)))).collect();
-        let tools = top_k(scored, k)
-            .into_iter()
-            .map(|(i, score)| RankedTool {
-                server: s.servers[s.tools[i].server as usize].name.clone(),
-                tool: s.tools[i].name.clone(),
-                score,
-                named: false,
-            })
-            .collect();
-        Ok(Ranking { tools })
+        Ok(ranked_tools(s, scored, k))
     }
 
     fn threshold(&self) -> Option<f32> {

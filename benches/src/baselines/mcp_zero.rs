@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use toolscout_indexer::{Embedder, Snapshot, cosine};
 
-use super::{description, top_k};
-use crate::rankers::{RankedTool, Ranker, Ranking};
+use super::{description, ranked_tools, top_k};
+use crate::rankers::{Ranker, Ranking};
 
 const TOP_SERVERS: usize = 5;
 
@@ -68,16 +68,7 @@ impl Ranker for McpZero {
                 scored.push((t, (s_server * s_tool) * s_server.max(s_tool)));
             }
         }
-        let tools = top_k(scored, k)
-            .into_iter()
-            .map(|(i, score)| RankedTool {
-                server: s.servers[s.tools[i].server as usize].name.clone(),
-                tool: s.tools[i].name.clone(),
-                score,
-                named: false,
-            })
-            .collect();
-        Ok(Ranking { tools })
+        Ok(ranked_tools(s, scored, k))
     }
 
     fn threshold(&self) -> Option<f32> {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use toolscout_indexer::{Embedder, Snapshot};
 
-use crate::rankers::Ranker;
+use crate::rankers::{RankedTool, Ranker, Ranking};
 
 /// Names accepted by [`baseline`].
 pub const BASELINES: [&str; 3] = ["bm25-flat", "dense-flat", "mcp-zero"];
@@ -37,6 +37,20 @@ pub(crate) fn description(tool_json: &str) -> String {
         .ok()
         .and_then(|v| v.get("description").and_then(|d| d.as_str()).map(str::to_string))
         .unwrap_or_default()
+}
+
+/// The top `k` tools of a snapshot, by `(tool index, score)`, as a ranking.
+pub(crate) fn ranked_tools(snapshot: &Snapshot, scored: Vec<(usize, f32)>, k: usize) -> Ranking {
+    let tools = top_k(scored, k)
+        .into_iter()
+        .map(|(i, score)| RankedTool {
+            server: snapshot.servers[snapshot.tools[i].server as usize].name.clone(),
+            tool: snapshot.tools[i].name.clone(),
+            score,
+            named: false,
+        })
+        .collect();
+    Ranking { tools }
 }
 
 /// Top `k` of `(id, score)` by score, ties by id.
