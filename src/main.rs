@@ -72,6 +72,10 @@ enum Command {
         /// Embed everything again instead of reusing vectors of unchanged documents.
         #[arg(long)]
         full: bool,
+        /// Update the existing index: embed only new or changed documents, drop removed tools. This is the
+        /// default; the flag says so explicitly (and refuses `--full`).
+        #[arg(long, conflicts_with = "full")]
+        update: bool,
         /// Tools of servers never seen before start quarantined until approved (`toolscout pins`).
         #[arg(long)]
         quarantine_new_servers: bool,
@@ -423,7 +427,7 @@ async fn run(command: Command) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
-        Command::Index { catalog, format, out, full, quarantine_new_servers, model } => {
+        Command::Index { catalog, format, out, full, update: _, quarantine_new_servers, model } => {
             let mut merged = Catalog::default();
             for path in &catalog {
                 let (part, warnings) =
@@ -735,5 +739,19 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_update_is_the_incremental_default_and_refuses_full() {
+        let base = ["toolscout", "index", "--catalog", "c.jsonl", "--out", "idx"];
+        let parse = |extra: &[&str]| Cli::try_parse_from(base.iter().chain(extra));
+        assert!(matches!(parse(&["--update"]), Ok(Cli { command: Command::Index { update: true, full: false, .. } })));
+        assert!(matches!(parse(&[]), Ok(Cli { command: Command::Index { update: false, full: false, .. } })));
+        assert!(parse(&["--update", "--full"]).is_err());
     }
 }
