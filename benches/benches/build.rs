@@ -56,7 +56,7 @@ fn embedder() -> &'static Embedder {
     static EMBEDDER: OnceLock<Embedder> = OnceLock::new();
     EMBEDDER.get_or_init(|| {
         let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-        let config = EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"));
+        let config = EmbedderConfig::installed(&deps);
         let embedder = Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)");
         let fx = input();
         eprintln!(

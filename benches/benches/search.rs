@@ -49,10 +49,7 @@ fn shared() -> PathBuf {
 
 fn embedder_config(threads: usize) -> EmbedderConfig {
     let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-    EmbedderConfig {
-        threads,
-        ..EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"))
-    }
+    EmbedderConfig { threads, ..EmbedderConfig::installed(&deps) }
 }
 
 /// The model as the engine loads it by default (2 ONNX Runtime threads).

@@ -30,7 +30,17 @@ pub struct EmbedderConfig {
     pub max_length: usize,
 }
 
+/// Where `scripts/setup-models.sh` puts the default model, inside its install folder (`.deps`).
+pub const INSTALLED_MODEL: &str = "models/all-minilm-l6-v2-int8";
+/// Where it puts the ONNX Runtime library, inside the same folder.
+pub const INSTALLED_ORT: &str = "libonnxruntime.so";
+
 impl EmbedderConfig {
+    /// Defaults for the model and runtime as `scripts/setup-models.sh` installs them under `deps`.
+    pub fn installed(deps: &std::path::Path) -> Self {
+        Self::new(deps.join(INSTALLED_MODEL), deps.join(INSTALLED_ORT))
+    }
+
     /// Defaults for a model folder and runtime library.
     pub fn new(model_dir: impl Into<PathBuf>, ort_dylib: impl Into<PathBuf>) -> Self {
         EmbedderConfig {

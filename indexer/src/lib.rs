@@ -27,7 +27,7 @@ pub use crawl::{
     crawl_one,
 };
 pub use dense::{Ann, AnnHit, cosine};
-pub use embed::{Embedder, EmbedderConfig};
+pub use embed::{Embedder, EmbedderConfig, INSTALLED_MODEL, INSTALLED_ORT};
 pub use error::{Error, Result};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use pins::{FieldDrift, Pin, PinReport, Pins, Quarantined};

@@ -7,7 +7,7 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::json;
-use toolscout_indexer::{CrawlOptions, HostConfig, LaunchSpec, crawl};
+use toolscout_indexer::{CrawlOptions, HostConfig, INSTALLED_MODEL, INSTALLED_ORT, LaunchSpec, crawl};
 
 use crate::support::{deps, index};
 
@@ -18,8 +18,8 @@ async fn stdio_session_discovers_and_does_not_repeat() {
         c.arg("mcp")
             .arg("--index")
             .arg(&idx)
-            .env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
-            .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"));
+            .env("TOOLSCOUT_MODEL_DIR", deps().join(INSTALLED_MODEL))
+            .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT));
     });
     let client = ().serve(TokioChildProcess::new(command).expect("spawn")).await.expect("initialize");
     let info = client.peer_info().expect("server info");
@@ -59,8 +59,8 @@ async fn streamable_http_server_is_crawlable() {
         .arg(format!("127.0.0.1:{port}"))
         .arg("--token")
         .arg("s3cret-token")
-        .env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
-        .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"))
+        .env("TOOLSCOUT_MODEL_DIR", deps().join(INSTALLED_MODEL))
+        .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT))
         .kill_on_drop(true)
         .spawn()
         .expect("spawn");
@@ -107,8 +107,8 @@ async fn crawls_both_protocol_generations() {
         command: env!("CARGO_BIN_EXE_toolscout").into(),
         args: vec!["mcp".into(), "--index".into(), idx.display().to_string()],
         env: [
-            ("TOOLSCOUT_MODEL_DIR".to_string(), deps().join("models/all-minilm-l6-v2-int8").display().to_string()),
-            ("ORT_DYLIB_PATH".to_string(), deps().join("libonnxruntime.so").display().to_string()),
+            ("TOOLSCOUT_MODEL_DIR".to_string(), deps().join(INSTALLED_MODEL).display().to_string()),
+            ("ORT_DYLIB_PATH".to_string(), deps().join(INSTALLED_ORT).display().to_string()),
         ]
         .into(),
         cwd: None,

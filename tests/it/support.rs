@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use toolscout_indexer::{INSTALLED_MODEL, INSTALLED_ORT};
+
 pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -15,8 +17,8 @@ pub(crate) fn deps() -> PathBuf {
 /// `toolscout` with the model paths set, run from a scratch folder (no reliance on the cwd).
 pub(crate) fn toolscout() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolscout"));
-    cmd.env("TOOLSCOUT_MODEL_DIR", deps().join("models/all-minilm-l6-v2-int8"))
-        .env("ORT_DYLIB_PATH", deps().join("libonnxruntime.so"))
+    cmd.env("TOOLSCOUT_MODEL_DIR", deps().join(INSTALLED_MODEL))
+        .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT))
         .env("RUST_LOG", "warn")
         .current_dir(env!("CARGO_TARGET_TMPDIR"));
     cmd

@@ -19,7 +19,7 @@ fn shared() -> PathBuf {
 
 fn embedder() -> Arc<Embedder> {
     let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-    let config = EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"));
+    let config = EmbedderConfig::installed(&deps);
     Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
 }
 

@@ -21,7 +21,7 @@ fn engine(dir: &Path) -> Arc<Engine> {
 
 fn engine_with(dir: &Path, keep: &[&str]) -> Arc<Engine> {
     let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-    let config = EmbedderConfig::new(deps.join("models/all-minilm-l6-v2-int8"), deps.join("libonnxruntime.so"));
+    let config = EmbedderConfig::installed(&deps);
     let embedder = Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"));
     let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
     let catalog =

@@ -58,15 +58,7 @@ async fn reloads_under_load_drop_nothing() {
                 .await
                 .expect("join")
                 .expect("rebuild");
-        let r: Value = client
-            .post(format!("http://{addr}/v1/admin/reload"))
-            .send()
-            .await
-            .expect("reload")
-            .json()
-            .await
-            .expect("json");
-        assert_eq!(r["snapshot_id"], manifest.snapshot_id.as_str());
+        assert_eq!(reload(&client, addr).await["snapshot_id"], manifest.snapshot_id.as_str());
         let health: Value =
             client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
         assert_eq!(health["tools"], manifest.tools);
@@ -135,18 +127,16 @@ async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
     .expect("join")
     .expect("rebuild");
     for addr in &addrs {
-        let r: Value = client
-            .post(format!("http://{addr}/v1/admin/reload"))
-            .send()
-            .await
-            .expect("reload")
-            .json()
-            .await
-            .expect("json");
-        assert_eq!(r["snapshot_id"], manifest.snapshot_id.as_str());
+        assert_eq!(reload(&client, addr).await["snapshot_id"], manifest.snapshot_id.as_str());
     }
     assert!(ask(addrs[0]).await && ask(addrs[1]).await, "both replicas serve the new snapshot");
     for stop in stops {
         let _ = stop.send(());
     }
+}
+
+/// `POST /v1/admin/reload` on the server at `addr`; its JSON answer.
+async fn reload(client: &reqwest::Client, addr: impl std::fmt::Display) -> Value {
+    let url = format!("http://{addr}/v1/admin/reload");
+    client.post(url).send().await.expect("reload").json().await.expect("json")
 }

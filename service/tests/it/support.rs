@@ -18,8 +18,7 @@ pub(crate) fn embedder() -> Arc<Embedder> {
     static MODEL: OnceLock<Arc<Embedder>> = OnceLock::new();
     MODEL
         .get_or_init(|| {
-            let config =
-                EmbedderConfig::new(deps().join("models/all-minilm-l6-v2-int8"), deps().join("libonnxruntime.so"));
+            let config = EmbedderConfig::installed(&deps());
             Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
         })
         .clone()
