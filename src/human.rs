@@ -3,7 +3,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use toolscout_bench::{Calibration, Report};
+use toolscout_eval::{FitReport, Report};
 use toolscout_indexer::{CrawlOutcome, CrawlReport, Manifest};
 use toolscout_service::{DiscoverResponse, Status};
 
@@ -72,13 +72,18 @@ pub(crate) fn answer(a: &DiscoverResponse) -> String {
                     .and_then(|v| v.get("description").and_then(|d| d.as_str()).map(str::to_string))
                     .unwrap_or_default();
                 let desc: String = desc.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(100).collect();
-                let _ = writeln!(s, "{:>2}. {:.3}  {}/{}  {desc}", i + 1, t.score, t.server, t.name);
+                let _ =
+                    writeln!(s, "{:>2}. {:.2} {:.3}  {}/{}  {desc}", i + 1, t.confidence, t.score, t.server, t.name);
             }
         }
         Status::NotFound => {
-            let _ = writeln!(s, "not found (best score below threshold {:.3}). Closest:", a.threshold);
+            let _ = writeln!(s, "not found (best confidence below {:.2}).", a.threshold);
+            if let Some(reason) = &a.reason {
+                let _ = writeln!(s, "{reason}");
+            }
+            let _ = writeln!(s, "Closest:");
             for t in &a.closest {
-                let _ = writeln!(s, "    {:.3}  {}/{}", t.score, t.server, t.name);
+                let _ = writeln!(s, "    {:.2} {:.3}  {}/{}", t.confidence, t.score, t.server, t.name);
             }
         }
     }
@@ -94,8 +99,8 @@ pub(crate) fn eval_table(reports: &[Report], ks: &[usize]) -> String {
         header.push_str(&format!(" {:>6}", format!("R@{k}")));
     }
     header.push_str(&format!(
-        " {:>7} {:>7} {:>7} {:>6} {:>17} {:>15}",
-        "R@5noT", "srvR@5", "nDCG@5", "MRR", "none P/R/F1", "p50/p99 ms"
+        " {:>7} {:>7} {:>7} {:>6} {:>17} {:>9} {:>15}",
+        "R@5noT", "srvR@5", "nDCG@5", "MRR", "none P/R/F1", "tools/irr", "p50/p99 ms"
     ));
     let _ = writeln!(s, "{header}");
     for r in reports {
@@ -105,12 +110,13 @@ pub(crate) fn eval_table(reports: &[Report], ks: &[usize]) -> String {
         }
         let get = |m: &std::collections::BTreeMap<String, f64>| m.get("5").copied().unwrap_or(0.0);
         line.push_str(&format!(
-            " {:>7.3} {:>7.3} {:>7.3} {:>6.3} {:>17} {:>15}",
+            " {:>7.3} {:>7.3} {:>7.3} {:>6.3} {:>17} {:>9} {:>15}",
             get(&r.recall_at_no_threshold),
             get(&r.server_recall_at),
             r.ndcg_at_5,
             r.mrr,
             format!("{:.2}/{:.2}/{:.2}", r.none.precision, r.none.recall, r.none.f1),
+            format!("{:.1}/{:.2}", r.delivered_per_answer, r.irrelevant_share),
             format!("{:.1}/{:.1}", r.latency_ms.p50, r.latency_ms.p99),
         ));
         let _ = writeln!(s, "{line}");
@@ -118,27 +124,43 @@ pub(crate) fn eval_table(reports: &[Report], ks: &[usize]) -> String {
     s
 }
 
-pub(crate) fn calibration(c: &Calibration) -> String {
+pub(crate) fn calibration(r: &FitReport) -> String {
+    let c = &r.calibration;
+    let d = &c.decision;
+    let f = &c.fitted;
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "threshold {:.3}: not-found P {:.3} R {:.3} F1 {:.3}; recall@5 {:.3} (no threshold {:.3}, allowed drop {:.3}); {} positive, {} none queries",
-        c.threshold,
-        c.chosen.precision,
-        c.chosen.recall,
-        c.chosen.f1,
-        c.chosen.recall_at_5,
-        c.recall_at_5_no_threshold,
-        c.max_recall_drop,
-        c.queries.0,
-        c.queries.1
+        "request cut {:.2}, tool cut {:.2}: not-found P {:.3} R {:.3} F1 {:.3}; recall@5 {:.3} (without the decision \
+         {:.3}); {} positive, {} none requests; {} positive and {} negative rows",
+        d.request_cut,
+        d.tool_cut,
+        f.not_found.0,
+        f.not_found.1,
+        f.not_found.2,
+        f.recall_at_5.0,
+        f.recall_at_5.1,
+        f.requests.0,
+        f.requests.1,
+        r.rows.0,
+        r.rows.1
     );
-    let _ = writeln!(s, "{:>9} {:>9} {:>9} {:>9} {:>9}", "threshold", "P", "R", "F1", "R@5");
-    for p in c.curve.iter().step_by(5) {
+    let _ = writeln!(s, "weights (bias {:+.3}):", d.bias);
+    for (name, w) in d.features.iter().zip(&d.weights) {
+        let _ = writeln!(s, "  {name:<22} {w:+.3}");
+    }
+    let _ = writeln!(s, "{:>11} {:>8} {:>7} {:>7} {:>7} {:>7}", "request cut", "tool cut", "P", "R", "F1", "R@5");
+    for p in r.curve.iter().step_by(5) {
         let _ = writeln!(
             s,
-            "{:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
-            p.threshold, p.precision, p.recall, p.f1, p.recall_at_5
+            "{:>11.2} {:>8.2} {:>7.3} {:>7.3} {:>7.3} {:>7.3}{}",
+            p.request_cut,
+            p.tool_cut,
+            p.precision,
+            p.recall,
+            p.f1,
+            p.recall_at_5,
+            if p.within_budget { "" } else { "  (over the recall budget)" }
         );
     }
     s

@@ -18,16 +18,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, Throughput};
 use toolscout_indexer::{
-    BuildOptions, Catalog, Embedder, EmbedderConfig, build, import_catalog, server_text, tool_text,
+    BuildOptions, Catalog, Embedder, EmbedderConfig, FastEmbedder, IndexDir, build, import_catalog, server_text,
+    tool_text,
 };
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
-
-fn shared() -> PathBuf {
-    std::env::var_os("TOOLSCOUT_SHARED").map(PathBuf::from).unwrap_or_else(|| root().join("../shared"))
-}
+use toolscout_test_support::shared;
 
 /// The catalog and the documents a full build embeds (servers, then tools). Cheap: no model.
 struct Input {
@@ -52,12 +46,11 @@ fn input() -> &'static Input {
 }
 
 /// The model, loaded once, when a bench first needs it.
-fn embedder() -> &'static Embedder {
-    static EMBEDDER: OnceLock<Embedder> = OnceLock::new();
+fn embedder() -> &'static FastEmbedder {
+    static EMBEDDER: OnceLock<FastEmbedder> = OnceLock::new();
     EMBEDDER.get_or_init(|| {
-        let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-        let config = EmbedderConfig::installed(&deps);
-        let embedder = Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)");
+        let config = EmbedderConfig::installed(&toolscout_test_support::deps());
+        let embedder = FastEmbedder::load(&config).expect("embedding model (run scripts/setup-models.sh)");
         let fx = input();
         eprintln!(
             "[setup] {} servers / {} tools: {} documents, load average {}",
@@ -107,7 +100,7 @@ fn benches(c: &mut Criterion) {
             timed(
                 "build/live/embed-only",
                 iters,
-                || model.embed(&fx.sample).expect("embed"),
+                || model.embed_documents(&fx.sample).expect("embed"),
                 |v| {
                     assert_eq!(v.len(), fx.sample.len());
                     assert!(v.iter().all(|x| x.len() == model.dim()));
@@ -123,7 +116,7 @@ fn benches(c: &mut Criterion) {
             timed(
                 "build/live/full",
                 iters,
-                || build(&fx.catalog, model, &fx.dir, &options).expect("build"),
+                || build(&fx.catalog, model, &IndexDir::new(&fx.dir), &options).expect("build"),
                 |m| {
                     assert_eq!((m.build.embedded, m.build.reused), (docs, 0));
                     assert_eq!(m.tools, fx.catalog.tool_count());
@@ -142,14 +135,14 @@ fn benches(c: &mut Criterion) {
         let options = BuildOptions::default();
         if !primed {
             // A snapshot of this catalog to be incremental against.
-            build(&fx.catalog, model, &fx.dir, &options).expect("build");
+            build(&fx.catalog, model, &IndexDir::new(&fx.dir), &options).expect("build");
             primed = true;
         }
         b.iter_custom(|iters| {
             timed(
                 "build/live/incremental-unchanged",
                 iters,
-                || build(&fx.catalog, model, &fx.dir, &options).expect("build"),
+                || build(&fx.catalog, model, &IndexDir::new(&fx.dir), &options).expect("build"),
                 |m| assert_eq!((m.build.embedded, m.build.reused), (0, docs)),
             )
         })

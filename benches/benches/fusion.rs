@@ -1,7 +1,8 @@
 //! The pure per-candidate code of a query, no model and no index: `fuse` over 1,000 candidates' signals
 //! against the baseline of summing one signal (the floor any fusion pays), the 384-dimension cosine the
-//! engine computes twice per candidate (what fusion sits next to), the top-5 selection, the not-found
-//! threshold, and the multi-intent split of a request. Every loop checks its result against the value
+//! engine computes twice per candidate (what fusion sits next to), the top-5 selection, the decision
+//! model's probability over a feature vector (the built-in logistic model), and the multi-intent split of
+//! a request. Every loop checks its result against the value
 //! computed once at setup. Cheap: ~30 s.
 //!
 //! `cargo bench -p toolscout-bench --bench fusion` (full), `-- --test` (smoke).
@@ -13,7 +14,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use toolscout_service::{FusionWeights, Signals, Threshold, fuse, intents};
+use toolscout_service::{Decision, FEATURES, Features, FusionWeights, Signals, fuse, intents};
 
 /// Candidates per query in these benches (the engine scores ~100–300 per pass).
 const N: usize = 1000;
@@ -97,8 +98,24 @@ fn benches(c: &mut Criterion) {
     let fused_sum: f32 = fused.iter().sum();
     let dense_sum: f32 = s.iter().map(|x| x.tool_dense).sum();
     let best = top5(&fused);
-    let threshold = Threshold { value: 0.23, source: "default".into() };
-    let accepted = fused.iter().filter(|&&f| threshold.accepts(f)).count();
+    let decision = Decision::built_in();
+    let features: Vec<Features> = s
+        .iter()
+        .zip(&fused)
+        .map(|(x, &f)| {
+            let mut v = [0.0; FEATURES.len()];
+            for (i, slot) in v.iter_mut().enumerate() {
+                *slot = match i % 4 {
+                    0 => x.tool_dense,
+                    1 => x.server_dense,
+                    2 => f,
+                    _ => (x.tool_bm25 / 10.0).min(1.0),
+                };
+            }
+            v
+        })
+        .collect();
+    let accepted = features.iter().filter(|f| decision.probability(f) >= decision.request_cut()).count();
     let query = unit_vectors(1).remove(0);
     let vectors = unit_vectors(N);
     let cos_sum: f32 = vectors.iter().map(|v| toolscout_indexer::cosine(&query, v)).sum();
@@ -143,12 +160,12 @@ fn benches(c: &mut Criterion) {
             )
         })
     });
-    g.bench_function("threshold/n1000", |b| {
+    g.bench_function("decision/n1000", |b| {
         b.iter_custom(|n| {
             timed(
-                "threshold",
+                "decision",
                 n,
-                || fused.iter().filter(|&&f| threshold.accepts(black_box(f))).count(),
+                || features.iter().filter(|f| decision.probability(black_box(f)) >= decision.request_cut()).count(),
                 |r| assert_eq!(r, accepted),
             )
         })
@@ -174,7 +191,7 @@ fn report() {
         return;
     }
     println!("\nfusion, mean per call over {N} candidates (µs) and ratios:");
-    for id in ["sum-tool-dense", "fuse", "fuse-top5", "cosine384", "threshold"] {
+    for id in ["sum-tool-dense", "fuse", "fuse-top5", "cosine384", "decision"] {
         if let Some(m) = mean(id) {
             let vs = mean("sum-tool-dense").map(|b| format!("{:.1}x sum-tool-dense", m / b)).unwrap_or_default();
             println!("  {id:<16} {:>9.2} µs  {:>6.2} ns/candidate  {vs}", m * 1e6, m * 1e9 / N as f64);

@@ -7,6 +7,10 @@
 //! BENCHMARKS.md records. Results are checked inside the loop against the answers computed at setup
 //! (whose recall against the labelled queries is checked once), so a fast wrong answer fails.
 //! "cold" means the engine's query-vector cache is cleared before each call (outside the timed part).
+//! The engine's own stages (embed, retrieve, score, decide) are timed by the engine itself
+//! (`Engine::rank_timed`, the same code path as every request) and printed as a breakdown; the stage
+//! benches here time only the index's building blocks (model, BM25, HNSW, flat scan), never a copy of
+//! the engine's logic.
 //!
 //! Indexes are built once into `CARGO_TARGET_TMPDIR` (incremental: the first run embeds ~3,700 documents,
 //! 1–3 minutes; later runs reuse the vectors). `TOOLSCOUT_DEPS` (default `.deps`) and `TOOLSCOUT_SHARED`
@@ -14,7 +18,7 @@
 //!
 //! `cargo bench -p toolscout-bench --bench search` (full, ~5 min), `-- --test` (smoke), `-- live` (one catalog).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -22,51 +26,37 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode};
-use toolscout_bench::{Kind, Query, Ranker, Ranking, baseline, read_queries};
-use toolscout_indexer::{BuildOptions, Embedder, EmbedderConfig, Snapshot, build, cosine, import_catalog};
+use toolscout_eval::{Answer, Kind, Query, Ranker, baseline, read_queries};
+use toolscout_indexer::{
+    BuildOptions, Embedder, EmbedderConfig, FastEmbedder, IndexDir, Snapshot, build, cosine, import_catalog,
+};
 use toolscout_service::{
-    DiscoverParams, DiscoverResponse, Engine, EngineConfig, FusionWeights, MAX_QUERY_CHARS, Signals, Status, fuse,
-    intents, saturate,
+    DiscoverParams, DiscoverResponse, Engine, EngineConfig, MAX_QUERY_CHARS, StageTimes, Status, intents,
 };
 
 /// Tools per answer in every bench (`…/k5`).
 const K: usize = 5;
-/// What the engine asks of each stage (engine.rs: `SERVER_CANDIDATES`, `global_tools`, `top_servers`).
+/// What the engine asks of each building block (stages/retrieve.rs: `SERVER_CANDIDATES`, `global_tools`).
 const SERVER_K: usize = 30;
 const TOOL_ANN_K: usize = 50;
 const TOOL_BM25_K: usize = 100;
-const TOP_SERVERS: usize = 5;
 
 // ---------------------------------------------------------------- fixtures
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
-
-fn shared() -> PathBuf {
-    std::env::var_os("TOOLSCOUT_SHARED").map(PathBuf::from).unwrap_or_else(|| root().join("../shared"))
-}
-
-fn embedder_config(threads: usize) -> EmbedderConfig {
-    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-    EmbedderConfig { threads, ..EmbedderConfig::installed(&deps) }
-}
+use toolscout_test_support::{root, shared};
 
 /// The model as the engine loads it by default (2 ONNX Runtime threads).
-fn embedder() -> Arc<Embedder> {
-    static EMBEDDER: OnceLock<Arc<Embedder>> = OnceLock::new();
-    EMBEDDER
-        .get_or_init(|| {
-            let config = embedder_config(EmbedderConfig::new("", "").threads);
-            Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
-        })
-        .clone()
+fn embedder() -> Arc<dyn Embedder> {
+    toolscout_test_support::embedder()
 }
 
 /// The same model on one thread (what a query costs without intra-op parallelism).
-fn embedder_1thread() -> &'static Embedder {
-    static EMBEDDER: OnceLock<Embedder> = OnceLock::new();
-    EMBEDDER.get_or_init(|| Embedder::load(&embedder_config(1)).expect("embedding model"))
+fn embedder_1thread() -> &'static FastEmbedder {
+    static EMBEDDER: OnceLock<FastEmbedder> = OnceLock::new();
+    EMBEDDER.get_or_init(|| {
+        let config = EmbedderConfig { threads: 1, ..EmbedderConfig::installed(&toolscout_test_support::deps()) };
+        FastEmbedder::load(&config).expect("embedding model")
+    })
 }
 
 /// One catalog, indexed, with its query set and everything the benches compare.
@@ -113,18 +103,26 @@ fn fixture(name: &str) -> &'static Fixture {
     static LIVE: OnceLock<Fixture> = OnceLock::new();
     static MCPZERO: OnceLock<Fixture> = OnceLock::new();
     let cell = if name == "live" { &LIVE } else { &MCPZERO };
-    cell.get_or_init(|| {
+    let fx: &'static Fixture = cell.get_or_init(|| {
         let spec = catalogs().into_iter().find(|c| c.name == name).expect("known catalog");
         load(&spec)
-    })
+    });
+    let mut used = FIXTURES_USED.lock().expect("fixtures");
+    if !used.iter().any(|f| f.name == fx.name) {
+        used.push(fx);
+    }
+    fx
 }
+
+/// The fixtures some bench loaded (the report breaks their engine's stages down).
+static FIXTURES_USED: Mutex<Vec<&'static Fixture>> = Mutex::new(Vec::new());
 
 fn load(spec: &Catalog) -> Fixture {
     let embedder = embedder();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-search-{}", spec.name));
     let started = Instant::now();
     let (catalog, _) = import_catalog(&spec.catalog, None).expect("catalog");
-    let manifest = build(&catalog, &embedder, &dir, &BuildOptions::default()).expect("build");
+    let manifest = build(&catalog, embedder.as_ref(), &IndexDir::new(&dir), &BuildOptions::default()).expect("build");
     eprintln!(
         "[setup] {}: {} servers / {} tools indexed in {:.1}s ({} embedded, {} reused)",
         spec.name,
@@ -135,7 +133,7 @@ fn load(spec: &Catalog) -> Fixture {
         manifest.build.reused
     );
     let engine = Arc::new(Engine::with_embedder(&dir, embedder.clone(), EngineConfig::default()).expect("engine"));
-    let snapshot = Snapshot::open(&dir).expect("snapshot");
+    let snapshot = Snapshot::open(&IndexDir::new(&dir)).expect("snapshot");
     let mut queries = Vec::new();
     for file in &spec.queries {
         queries.extend(read_queries(&root().join("data/eval").join(file)).expect("queries"));
@@ -144,23 +142,18 @@ fn load(spec: &Catalog) -> Fixture {
     for q in &mut queries {
         q.query = q.query.chars().take(MAX_QUERY_CHARS).collect();
     }
-    let vectors: Vec<Vec<f32>> = queries
-        .iter()
-        .map(|q| {
-            embedder.clear_query_cache();
-            embedder.embed_query(&q.query).expect("embed")
-        })
-        .collect();
+    let vectors: Vec<Vec<f32>> = queries.iter().map(|q| embedder.embed_query(&q.query).expect("embed")).collect();
     let answers: Vec<DiscoverResponse> =
         queries.iter().map(|q| engine.search(&params(&q.query)).expect("search")).collect();
 
-    // The answers the loops are checked against must be good ones: recall of the gold tools at setup.
+    // The answers the loops are checked against must be good ones: recall of the gold tools at setup
+    // (delivered tools of found answers only; `closest` does not count).
     let positives: Vec<(&Query, &DiscoverResponse)> =
         queries.iter().zip(&answers).filter(|(q, _)| q.kind != Kind::None).collect();
     let hit = positives
         .iter()
         .filter(|(q, a)| {
-            let top: Vec<&ToolHitRef> = a.tools.iter().chain(&a.closest).take(K).collect();
+            let top: Vec<&ToolHitRef> = a.tools.iter().take(K).collect();
             q.relevant.iter().flatten().any(|p| top.iter().any(|t| t.server == p.server && t.name == p.tool))
         })
         .count();
@@ -253,7 +246,7 @@ fn fast(g: &mut BenchmarkGroup<'_, WallTime>) {
 fn no_state(_: &'static Fixture) {}
 fn no_prepare(_: &(), _: &Fixture, _: usize) {}
 fn cold(_: &(), fx: &Fixture, _: usize) {
-    fx.engine.embedder().clear_query_cache();
+    fx.engine.clear_query_cache();
 }
 
 // ---------------------------------------------------------------- benches
@@ -289,12 +282,12 @@ fn rankers(c: &mut Criterion, catalog: &'static str) {
         "hybrid-1pass/k5",
         |fx| {
             let config = EngineConfig { multi_intent: false, ..EngineConfig::default() };
-            let engine = fx.engine.reconfigured(config);
+            let engine = fx.engine.reconfigured(config).expect("reconfigured");
             let answers: Vec<DiscoverResponse> =
                 fx.queries.iter().map(|q| engine.search(&params(&q.query)).expect("search")).collect();
             (engine, answers)
         },
-        |(e, _), _, _| e.embedder().clear_query_cache(),
+        |(e, _), _, _| e.clear_query_cache(),
         |(e, _), fx, i, ()| e.search(&params(&fx.queries[i].query)).expect("search"),
         |(_, answers), _, i, r| assert_same_top(&answers[i], &r),
     );
@@ -313,17 +306,17 @@ fn rankers(c: &mut Criterion, catalog: &'static str) {
             |fx| {
                 let started = Instant::now();
                 let ranker = baseline(name, &fx.dir, fx.engine.embedder().clone()).expect("baseline");
-                let expected: Vec<Ranking> = fx.queries.iter().map(|q| ranked(ranker.as_ref(), &q.query)).collect();
+                let expected: Vec<Answer> = fx.queries.iter().map(|q| ranked(ranker.as_ref(), &q.query)).collect();
                 eprintln!("[setup] {catalog}: baseline {name} ready in {:.1}s", started.elapsed().as_secs_f64());
                 (ranker, expected)
             },
             |(r, _), _, _| r.reset(),
             |(r, _), fx, i, ()| ranked(r.as_ref(), &fx.queries[i].query),
             |(_, expected), _, i, r| {
-                let want = &expected[i].tools;
-                assert_eq!(want.is_empty(), r.tools.is_empty(), "baseline {name} query {i}");
+                let want = &expected[i].ranking;
+                assert_eq!(want.is_empty(), r.ranking.is_empty(), "baseline {name} query {i}");
                 if let Some(first) = want.first() {
-                    assert!(r.tools.iter().any(|t| t.server == first.server && t.tool == first.tool), "query {i}");
+                    assert!(r.ranking.iter().any(|t| t.server == first.server && t.tool == first.tool), "query {i}");
                 }
             },
         );
@@ -343,15 +336,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
     let embed =
         |_: &(), fx: &Fixture, i: usize, ()| fx.engine.embedder().embed_query(&fx.queries[i].query).expect("embed");
     slow(&mut g);
-    bench(&mut g, catalog, "stage/embed-cold", no_state, cold, embed, dim_check);
-    let warm = |fx: &'static Fixture| {
-        for q in &fx.queries {
-            fx.engine.embedder().embed_query(&q.query).expect("embed");
-        }
-    };
-    fast(&mut g);
-    bench(&mut g, catalog, "stage/embed-cached", warm, no_prepare, embed, dim_check);
-    slow(&mut g);
+    bench(&mut g, catalog, "stage/embed-cold", no_state, no_prepare, embed, dim_check);
     bench(
         &mut g,
         catalog,
@@ -359,13 +344,13 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         |_| {
             embedder_1thread();
         },
-        |_, _, _| embedder_1thread().clear_query_cache(),
+        no_prepare,
         |_, fx, i, ()| embedder_1thread().embed_query(&fx.queries[i].query).expect("embed"),
         dim_check,
     );
 
-    // What the engine embeds for one request: the whole text and each intent, one call each (as it does
-    // today), against all of them in one batch (the same vectors).
+    // What the engine embeds for one request: the whole text and each intent, one call each, against all
+    // of them in one batch (what the engine does: the same vectors).
     let passes = |fx: &'static Fixture| {
         fx.queries.iter().map(|q| std::iter::once(q.query.clone()).chain(intents(&q.query)).collect()).collect()
     };
@@ -378,7 +363,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         catalog,
         "stage/embed-passes-serial",
         passes,
-        |_, fx, _| fx.engine.embedder().clear_query_cache(),
+        |_, _, _| (),
         |texts: &Vec<Vec<String>>, fx, i, ()| {
             texts[i].iter().map(|t| fx.engine.embedder().embed_query(t).expect("embed")).collect::<Vec<_>>()
         },
@@ -390,7 +375,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         "stage/embed-passes-batched",
         passes,
         |_, _, _| (),
-        |texts: &Vec<Vec<String>>, fx, i, ()| fx.engine.embedder().embed(&texts[i]).expect("embed"),
+        |texts: &Vec<Vec<String>>, fx, i, ()| fx.engine.embedder().embed_queries(&texts[i]).expect("embed"),
         same_count,
     );
 
@@ -439,24 +424,6 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         |_, fx, i, got| assert_eq!(got[0], exact(fx, false, i, 1)[0]),
     );
 
-    // Fusion over the engine's candidate set of the main pass: the two cosines per candidate, the BM25
-    // look-ups, `fuse`, and the top 5.
-    bench(
-        &mut g,
-        catalog,
-        "stage/fuse-candidates",
-        |fx| {
-            let cands: Vec<Candidates> = (0..fx.queries.len()).map(|i| candidates(fx, i)).collect();
-            let n: usize = cands.iter().map(|c| c.tools.len()).sum();
-            eprintln!("[setup] {}: {:.0} candidate tools per pass on average", fx.name, n as f64 / cands.len() as f64);
-            let top: Vec<Vec<usize>> = (0..fx.queries.len()).map(|i| fuse_top(fx, &cands[i], i)).collect();
-            (cands, top)
-        },
-        |_, _, _| (),
-        |(cands, _), fx, i, ()| fuse_top(fx, &cands[i], i),
-        |(_, top), _, i, got| assert_eq!(got, top[i], "query {i}"),
-    );
-
     // The response as the REST API writes it.
     bench(
         &mut g,
@@ -492,8 +459,8 @@ fn assert_same_top(want: &DiscoverResponse, got: &DiscoverResponse) {
     }
 }
 
-fn ranked(r: &dyn Ranker, query: &str) -> Ranking {
-    r.rank(query, K).expect("rank")
+fn ranked(r: &dyn Ranker, query: &str) -> Answer {
+    r.answer(query, &[], K).expect("rank")
 }
 
 fn bm25(fx: &Fixture, servers: bool, query: &str, k: usize) -> Vec<(u32, f32)> {
@@ -517,67 +484,20 @@ fn exact(fx: &Fixture, servers: bool, i: usize, k: usize) -> Vec<usize> {
     scored.into_iter().map(|(j, _)| j).collect()
 }
 
-/// The main pass's candidates and BM25 scores, gathered as the engine does (engine.rs `pass`).
-struct Candidates {
-    tools: Vec<usize>,
-    tool_bm25: HashMap<usize, f32>,
-    server_bm25: HashMap<usize, f32>,
-}
-
-fn candidates(fx: &Fixture, i: usize) -> Candidates {
-    let s = &fx.snapshot;
-    let w = FusionWeights::default();
-    let q = &fx.vectors[i];
-    let text = &fx.queries[i].query;
-    let server_bm25: HashMap<usize, f32> =
-        bm25(fx, true, text, SERVER_K).into_iter().map(|(id, sc)| (id as usize, sc)).collect();
-    let mut servers: HashSet<usize> = s.server_ann.search(q, SERVER_K).iter().map(|h| h.id as usize).collect();
-    servers.extend(server_bm25.keys());
-    let mut servers: Vec<(usize, f32)> = servers
-        .into_iter()
-        .map(|j| {
-            let bm = saturate(server_bm25.get(&j).copied().unwrap_or(0.0), w.bm25_k);
-            (
-                j,
-                (w.server_dense * cosine(q, s.server_vector(j)) + w.server_bm25 * bm)
-                    / (w.server_dense + w.server_bm25),
-            )
-        })
-        .collect();
-    servers.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    servers.truncate(TOP_SERVERS);
-    let tool_bm25: HashMap<usize, f32> =
-        bm25(fx, false, text, TOOL_BM25_K).into_iter().map(|(id, sc)| (id as usize, sc)).collect();
-    let mut tools: HashSet<usize> = servers.iter().flat_map(|&(j, _)| s.server_tools(j)).collect();
-    tools.extend(s.tool_ann.search(q, TOOL_ANN_K).iter().map(|h| h.id as usize));
-    let mut by_bm25: Vec<(usize, f32)> = tool_bm25.iter().map(|(&t, &sc)| (t, sc)).collect();
-    by_bm25.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    tools.extend(by_bm25.iter().take(TOOL_ANN_K).map(|&(t, _)| t));
-    let mut tools: Vec<usize> = tools.into_iter().collect();
-    tools.sort_unstable();
-    Candidates { tools, tool_bm25, server_bm25 }
-}
-
-fn fuse_top(fx: &Fixture, c: &Candidates, i: usize) -> Vec<usize> {
-    let s = &fx.snapshot;
-    let w = FusionWeights::default();
-    let q = &fx.vectors[i];
-    let mut scored: Vec<(usize, f32)> = c
-        .tools
-        .iter()
-        .map(|&t| {
-            let server = s.tools[t].server as usize;
-            let signals = Signals {
-                tool_dense: cosine(q, s.tool_vector(t)),
-                tool_bm25: c.tool_bm25.get(&t).copied().unwrap_or(0.0),
-                server_dense: cosine(q, s.server_vector(server)),
-                server_bm25: c.server_bm25.get(&server).copied().unwrap_or(0.0),
-            };
-            (t, fuse(&signals, &w))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    scored.into_iter().take(K).map(|(t, _)| t).collect()
+/// The engine's own stage times over every query (cold), averaged: where a request's time goes.
+fn stage_breakdown(fx: &Fixture) -> (StageTimes, usize) {
+    let mut sum = StageTimes::default();
+    for q in &fx.queries {
+        fx.engine.clear_query_cache();
+        let (_, t) = fx.engine.rank_timed(&params(&q.query), &[]).expect("rank");
+        sum.embed += t.embed;
+        sum.retrieve += t.retrieve;
+        sum.score += t.score;
+        sum.decide += t.decide;
+        sum.candidates += t.candidates;
+        sum.passes += t.passes;
+    }
+    (sum, fx.queries.len())
 }
 
 // ---------------------------------------------------------------- report
@@ -632,6 +552,22 @@ fn report() {
                 println!("  {other:<18} {:>7.2}x {:>7.2}x {:>7.2}x", hybrid.0 / o.0, hybrid.1 / o.1, hybrid.2 / o.2);
             }
         }
+        if let Some(fx) = FIXTURES_USED.lock().expect("fixtures").iter().find(|f| f.name == catalog) {
+            let (t, n) = stage_breakdown(fx);
+            let n = n.max(1) as f64;
+            let total = (t.embed + t.retrieve + t.score + t.decide) / n;
+            println!(
+                "  engine stages (Engine::rank_timed, cold, mean over {} queries; {:.1} passes, {:.0} candidates):",
+                n,
+                t.passes as f64 / n,
+                t.candidates as f64 / n
+            );
+            for (stage, secs) in
+                [("embed", t.embed), ("retrieve", t.retrieve), ("score", t.score), ("decide", t.decide)]
+            {
+                println!("    {stage:<10} {:>8.3} ms {:>6.1}%", secs / n * 1e3, 100.0 * secs / n / total);
+            }
+        }
         if let (Some(ann), Some(flat)) = (get("stage/hnsw-tools-k50"), get("stage/flat-scan-tools-k50")) {
             println!("  hnsw-tools-k50 / flat-scan-tools-k50 (mean): {:.2}x", ann.0 / flat.0);
         }
@@ -641,12 +577,10 @@ fn report() {
             "stage/embed-cold-1thread",
             "stage/embed-passes-serial",
             "stage/embed-passes-batched",
-            "stage/embed-cached",
             "stage/bm25-tools-k100",
             "stage/bm25-servers-k30",
             "stage/hnsw-tools-k50",
             "stage/hnsw-servers-k30",
-            "stage/fuse-candidates",
             "stage/serialize",
             "hybrid-warm/k5",
         ] {

@@ -1,15 +1,14 @@
 //! Tuning the engine's ranking knobs on dev sets by coordinate descent: vary one knob over its grid
 //! while the others stay fixed, keep the best, repeat. The objective is the mean over the sets of
-//! (group recall@5 + nDCG@5) / 2, with no threshold (ranking only; the threshold is calibrated after).
+//! (group recall@5 + nDCG@5) / 2 of the ranking, whatever the decision (the decision is calibrated after,
+//! by `toolscout calibrate`).
 
 use std::sync::Arc;
 
 use serde::Serialize;
 use toolscout_service::{Engine, EngineConfig};
 
-use crate::queries::Query;
-use crate::rankers::EngineRanker;
-use crate::report::evaluate;
+use toolscout_eval::{EngineRanker, Query, evaluate};
 
 /// One evaluated configuration.
 #[derive(Debug, Clone, Serialize)]
@@ -44,9 +43,9 @@ fn objective(
 ) -> crate::Result<(f64, Vec<(f64, f64)>)> {
     let mut per_set = Vec::new();
     for (engine, queries) in engines.iter().zip(sets) {
-        let ranker = EngineRanker::new(Arc::new(engine.reconfigured(config.clone())), Some(f32::MIN));
-        let (report, _) = evaluate(&ranker, queries, &[5])?;
-        per_set.push((report.recall_at["5"], report.ndcg_at_5));
+        let ranker = EngineRanker::new(Arc::new(engine.reconfigured(config.clone()).map_err(|e| e.to_string())?));
+        let (report, _) = evaluate(&ranker, queries, &[5]).map_err(|e| e.to_string())?;
+        per_set.push((report.recall_at_no_threshold["5"], ndcg_no_decision(&report)));
     }
     let value = per_set.iter().map(|(r, n)| (r + n) / 2.0).sum::<f64>() / per_set.len().max(1) as f64;
     Ok((value, per_set))
@@ -82,4 +81,10 @@ pub fn tune(
         }
     }
     Ok((best, trials))
+}
+
+/// nDCG@5 as reported (of found answers); tuning runs before calibration, so the decision in force is
+/// whatever the index has, and the objective leans on recall without the decision.
+fn ndcg_no_decision(report: &toolscout_eval::Report) -> f64 {
+    report.ndcg_at_5
 }

@@ -163,6 +163,11 @@ impl Catalog {
         }
         writer.flush()
     }
+
+    /// Replaces the catalog file at `path` atomically: a failed write leaves the old file whole.
+    pub fn write_file(&self, path: &std::path::Path) -> Result<()> {
+        crate::atomic::write_atomic_with(path, |f| self.write_jsonl(std::io::BufWriter::new(f)))
+    }
 }
 
 /// Makes a URL-safe id: lowercase ASCII letters, digits, `.`, `_`, `-`; other runs become one `-`.

@@ -26,14 +26,6 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
-    /// An MCP server could not be crawled.
-    #[error("server {server}: {message}")]
-    Server {
-        /// The server's name in the config.
-        server: String,
-        /// Why it failed.
-        message: String,
-    },
     /// The embedding model could not be loaded or failed on input.
     #[error("embedding model: {0}")]
     Embed(String),
@@ -43,6 +35,22 @@ pub enum Error {
         /// The index folder.
         path: PathBuf,
         /// What check failed.
+        message: String,
+    },
+    /// A path given as an index folder is not one.
+    #[error("{path} is not a toolscout index: {message}")]
+    NotAnIndex {
+        /// The folder.
+        path: PathBuf,
+        /// What is missing.
+        message: String,
+    },
+    /// A file in the index folder is malformed, of another version, or fitted for something else.
+    #[error("{path}: {message}")]
+    StaleFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
         message: String,
     },
     /// An index was written by an incompatible version of toolscout.

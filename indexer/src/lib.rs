@@ -1,36 +1,44 @@
 //! The indexer: everything toolscout knows about MCP servers before a query arrives.
 //!
 //! It owns the catalog model (servers and their tools, kept verbatim), the crawler (the only MCP
-//! *client* code in the project), the importers for public catalogs, the embedder, and the on-disk
-//! index format — both writing and reading it, so one crate owns the format.
+//! *client* code in the project), the importers for public catalogs, the model boundary ([`Embedder`]),
+//! and the index folder ([`IndexDir`]) with every file in it — writing and reading, so one crate owns the
+//! format.
 
+mod atomic;
 mod bm25;
+mod calibration;
 mod canonical;
 mod catalog;
-mod config;
 mod crawl;
 mod dense;
 mod embed;
 mod error;
+mod host_config;
 mod import;
+mod index_dir;
 mod pins;
 mod scan;
 mod snapshot;
+mod terms;
 mod text;
 
+pub use atomic::write_atomic;
 pub use bm25::{Bm25, Bm25Hit};
+pub use calibration::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
 pub use canonical::{canonical_json, content_hash};
 pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, ToolRecord};
-pub use config::{HostConfig, LaunchSpec};
 pub use crawl::{
-    CrawlOptions, CrawlOutcome, CrawlReport, Protocol, ServerFailure, ServerRecordWithReport, Upstream, crawl,
-    crawl_one,
+    CrawlOptions, CrawlOutcome, CrawlReport, CrawledServer, Protocol, ServerFailure, Upstream, crawl, crawl_one,
 };
 pub use dense::{Ann, AnnHit, cosine};
-pub use embed::{Embedder, EmbedderConfig, INSTALLED_MODEL, INSTALLED_ORT};
+pub use embed::{Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT};
 pub use error::{Error, Result};
+pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
-pub use pins::{FieldDrift, Pin, PinReport, Pins, Quarantined};
+pub use index_dir::IndexDir;
+pub use pins::{FieldDrift, HoldReason, Pin, PinReport, Pins, Quarantined};
 pub use scan::{scan_catalog, scan_tool};
 pub use snapshot::{BuildOptions, BuildStats, FORMAT_VERSION, Manifest, Snapshot, StoredServer, StoredTool, build};
+pub use terms::terms;
 pub use text::{server_text, split_name, tool_text};

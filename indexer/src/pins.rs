@@ -3,11 +3,10 @@
 //! someone approves it — and keeps both versions so the drift can be shown field by field. Servers never
 //! seen before can be set to start quarantined too.
 //!
-//! `DIR/pins.json` sits beside `CURRENT`, outside the snapshots, so it survives rebuilds; it is replaced
-//! atomically (write, then rename).
+//! The pins live in the index folder beside `CURRENT`, outside the snapshots, so they survive rebuilds
+//! ([`crate::IndexDir`] reads and writes them).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,7 +14,6 @@ use serde_json::Value;
 use crate::catalog::Catalog;
 use crate::{Error, Result};
 
-const PINS: &str = "pins.json";
 /// The fields compared when showing drift.
 const FIELDS: [&str; 6] = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
 
@@ -30,11 +28,30 @@ pub struct Pin {
     pub since: String,
 }
 
+/// Why a tool is held back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HoldReason {
+    /// Its definition differs from its pin.
+    Changed,
+    /// Its server was never seen before (and new servers start quarantined).
+    NewServer,
+}
+
+impl std::fmt::Display for HoldReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HoldReason::Changed => "changed",
+            HoldReason::NewServer => "new_server",
+        })
+    }
+}
+
 /// A tool held back from results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Quarantined {
-    /// Why: `changed` (differs from its pin) or `new_server` (its server was never seen).
-    pub reason: String,
+    /// Why it is held back.
+    pub reason: HoldReason,
     /// Content hash of the held-back definition.
     pub hash: String,
     /// The held-back definition.
@@ -75,25 +92,6 @@ pub struct PinReport {
 }
 
 impl Pins {
-    /// Reads `DIR/pins.json` (empty when there is none).
-    pub fn read(index_dir: &Path) -> Result<Pins> {
-        let path = index_dir.join(PINS);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| Error::corrupt(index_dir, format!("pins.json: {e}"))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Pins::default()),
-            Err(e) => Err(Error::io("reading", path, e)),
-        }
-    }
-
-    /// Writes `DIR/pins.json` atomically.
-    pub fn write(&self, index_dir: &Path) -> Result<()> {
-        let path = index_dir.join(PINS);
-        let tmp = index_dir.join(format!(".{PINS}.tmp-{}", std::process::id()));
-        let text = serde_json::to_string_pretty(self).expect("pins serialize");
-        std::fs::write(&tmp, text).map_err(|e| Error::io("writing", &tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| Error::io("renaming", &tmp, e))
-    }
-
     /// Compares a catalog with the pins: first-seen tools are pinned (or quarantined, when their server is
     /// new and `quarantine_new_servers` is set); pinned tools whose definition changed are quarantined.
     /// A quarantined tool whose definition went back to the pinned one is released.
@@ -122,7 +120,7 @@ impl Pins {
                             self.quarantine.insert(
                                 key.clone(),
                                 Quarantined {
-                                    reason: "changed".into(),
+                                    reason: HoldReason::Changed,
                                     hash: tool.hash.clone(),
                                     definition: tool.tool.clone(),
                                     since: now.clone(),
@@ -136,7 +134,7 @@ impl Pins {
                             self.quarantine.insert(
                                 key.clone(),
                                 Quarantined {
-                                    reason: "new_server".into(),
+                                    reason: HoldReason::NewServer,
                                     hash: tool.hash.clone(),
                                     definition: tool.tool.clone(),
                                     since: now.clone(),
@@ -244,9 +242,9 @@ mod tests {
         // A server never seen before starts quarantined when asked.
         let r = pins.observe(&catalog("Adds two numbers.", &["a", "b"]), true);
         assert_eq!(r.new_server, ["b/t"]);
-        assert_eq!(pins.quarantine["b/t"].reason, "new_server");
-        let dir = tempfile::tempdir().expect("tempdir");
-        pins.write(dir.path()).expect("write");
-        assert_eq!(Pins::read(dir.path()).expect("read"), pins);
+        assert_eq!(pins.quarantine["b/t"].reason, HoldReason::NewServer);
+        let dir = crate::IndexDir::new(tempfile::tempdir().expect("tempdir").keep());
+        dir.write_pins(&pins).expect("write");
+        assert_eq!(dir.read_pins().expect("read"), pins);
     }
 }

@@ -1,20 +1,19 @@
-//! The on-disk index: write (atomically, incrementally) and read.
+//! One snapshot of an index: write (atomically, incrementally) and read.
 //!
-//! Layout of an index folder:
+//! Files of a snapshot folder (the index folder around it is [`IndexDir`]'s):
 //! ```text
-//! DIR/CURRENT                     name of the live snapshot (replaced atomically by rename)
-//! DIR/snapshots/<id>/manifest.json format version, model id, dimensions, counts, file checksums
-//! DIR/snapshots/<id>/catalog.bin   servers and tools (bincode; tool objects as JSON text)
-//! DIR/snapshots/<id>/vectors.bin   server and tool vectors (bincode)
-//! DIR/snapshots/<id>/{servers,tools}.hnsw.{graph,data}   HNSW graphs
-//! DIR/snapshots/<id>/bm25-{servers,tools}/               tantivy indexes
+//! manifest.json   format version, model id, dimensions, counts, file checksums
+//! catalog.bin     servers and tools (bincode; tool objects as JSON text)
+//! vectors.bin     server and tool vectors (bincode)
+//! scan.bin        description-scan findings per tool (bincode)
+//! {servers,tools}.hnsw.{graph,data}   HNSW graphs
+//! bm25-{servers,tools}/               tantivy indexes
 //! ```
-//! A build writes a new snapshot into a temporary folder, renames it into `snapshots/`, then replaces
-//! `CURRENT`: a crash at any point leaves the previous snapshot live. Vectors of documents whose search
-//! text did not change are copied from the previous snapshot instead of being embedded again.
+//! A build writes a new snapshot into a staging folder and [`IndexDir`] publishes it: a crash at any
+//! point leaves the previous snapshot live. Vectors of documents whose search text did not change are
+//! copied from the previous snapshot instead of being embedded again.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -25,21 +24,21 @@ use crate::canonical::sha256_hex;
 use crate::catalog::Catalog;
 use crate::dense::Ann;
 use crate::embed::Embedder;
-use crate::pins::{PinReport, Pins};
+use crate::index_dir::{IndexDir, fault_point, write_staged};
+use crate::pins::PinReport;
 use crate::scan::scan_catalog;
 use crate::text::{server_text, tool_text};
 use crate::{Error, Result};
 
 /// Version of the on-disk format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// 2: BM25 documents have four weighted fields (name, description, params, context) instead of two.
+pub const FORMAT_VERSION: u32 = 2;
 
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
 const VECTORS: &str = "vectors.bin";
 /// Description-scan findings per tool (optional: snapshots written before the scan have none).
 const SCAN: &str = "scan.bin";
-const CURRENT: &str = "CURRENT";
-const SNAPSHOTS: &str = "snapshots";
 
 /// What a snapshot is, written as `manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -199,16 +198,8 @@ impl std::fmt::Debug for Snapshot {
 
 impl Snapshot {
     /// Opens the live snapshot of the index folder `index_dir`, checking version and checksums.
-    pub fn open(index_dir: &Path) -> Result<Snapshot> {
-        let current = index_dir.join(CURRENT);
-        let id = std::fs::read_to_string(&current).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                Error::corrupt(index_dir, "no CURRENT file: not a toolscout index (build one with `toolscout index`)")
-            } else {
-                Error::io("reading", &current, e)
-            }
-        })?;
-        Snapshot::open_snapshot(&index_dir.join(SNAPSHOTS).join(id.trim()))
+    pub fn open(index_dir: &IndexDir) -> Result<Snapshot> {
+        Snapshot::open_snapshot(&index_dir.snapshot(&index_dir.current()?))
     }
 
     /// Opens one snapshot folder.
@@ -297,19 +288,14 @@ fn decode<T: serde::de::DeserializeOwned>(path: &Path, dir: &Path) -> Result<T> 
 fn encode<T: Serialize>(value: &T, path: &Path) -> Result<()> {
     let bytes = bincode::serde::encode_to_vec(value, bincode::config::standard())
         .map_err(|e| Error::io("encoding", path, std::io::Error::other(e.to_string())))?;
-    write_synced(path, &bytes)
-}
-
-fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::File::create(path).map_err(|e| Error::io("creating", path, e))?;
-    f.write_all(bytes).map_err(|e| Error::io("writing", path, e))?;
-    f.sync_all().map_err(|e| Error::io("syncing", path, e))
+    write_staged(path, &bytes)
 }
 
 /// Builds a new snapshot of `catalog` in the index folder `out` and makes it live.
-pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &BuildOptions) -> Result<Manifest> {
+pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options: &BuildOptions) -> Result<Manifest> {
     let started = Instant::now();
-    prepare_index_dir(out)?;
+    out.create()?;
+    out.collect_garbage(usize::MAX); // staging folders of killed builds; no snapshot is pruned here
     let (previous, previous_tools) = previous_snapshot(out, embedder.model_id(), options.incremental);
 
     // Search texts, flattened.
@@ -373,7 +359,7 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         let bar = progress(missing.len() as u64, "embedding");
         for chunk in missing.chunks(256) {
             let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
-            for (&i, v) in chunk.iter().zip(embedder.embed(&batch)?) {
+            for (&i, v) in chunk.iter().zip(embedder.embed_documents(&batch)?) {
                 out[i] = Some(v);
             }
             bar.inc(chunk.len() as u64);
@@ -388,11 +374,10 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
     let dim = embedder.dim();
 
     // Trust on first use (written below, once the snapshot is complete).
-    let mut pins = Pins::read(out)?;
+    let mut pins = out.read_pins()?;
     stats.pins = pins.observe(catalog, options.quarantine_new_servers);
 
-    // Write everything into a temporary folder.
-    let snapshots = out.join(SNAPSHOTS);
+    // Write everything into a staging folder.
     let content_key = sha256_hex(
         format!(
             "{}{}",
@@ -404,8 +389,7 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
     let now = std::time::SystemTime::now();
     let stamp = humantime::format_rfc3339_micros(now).to_string().replace([':', '.', '-'], "");
     let id = format!("{stamp}-{}", &content_key[..8]);
-    let tmp = snapshots.join(format!(".tmp-{id}-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
+    let tmp = out.staging(&id)?;
     let written = (|| -> Result<Manifest> {
         encode(&CatalogFile { servers: servers.clone(), tools: tools.clone() }, &tmp.join(CATALOG))?;
         encode(
@@ -420,7 +404,7 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
             let d = tmp.join(name);
             std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
-            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.name.as_str(), doc.body.as_str())))?;
+            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.fields())))?;
         }
         let mut checksums = BTreeMap::new();
         checksum_tree(&tmp, &tmp, &mut checksums)?;
@@ -438,7 +422,7 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
             build: stats.clone(),
         };
         let text = serde_json::to_string_pretty(&manifest).expect("manifest serializes");
-        write_synced(&tmp.join(MANIFEST), text.as_bytes())?;
+        write_staged(&tmp.join(MANIFEST), text.as_bytes())?;
         Ok(manifest)
     })();
     let manifest = match written {
@@ -449,42 +433,20 @@ pub fn build(catalog: &Catalog, embedder: &Embedder, out: &Path, options: &Build
         }
     };
 
+    fault_point("after-snapshot-write");
     // Pins first (the engine compares them with the live snapshot, so this order is safe), then publish:
     // rename the folder, then swap CURRENT.
-    pins.write(out)?;
-    let final_dir = snapshots.join(&id);
-    std::fs::rename(&tmp, &final_dir).map_err(|e| Error::io("renaming", &tmp, e))?;
-    let current_tmp = out.join(format!(".{CURRENT}.tmp-{}", std::process::id()));
-    write_synced(&current_tmp, id.as_bytes())?;
-    std::fs::rename(&current_tmp, out.join(CURRENT)).map_err(|e| Error::io("renaming", &current_tmp, e))?;
-    if let Ok(d) = std::fs::File::open(out) {
-        let _ = d.sync_all();
-    }
-    collect_garbage(&snapshots, &id, options.keep);
+    out.write_pins(&pins)?;
+    out.publish(&tmp, &id)?;
+    out.collect_garbage(options.keep);
     Ok(manifest)
-}
-
-/// Creates `out` if needed and refuses to write into a folder that is something else.
-fn prepare_index_dir(out: &Path) -> Result<()> {
-    if out.exists() {
-        let is_index = out.join(CURRENT).is_file() || out.join(SNAPSHOTS).is_dir();
-        let empty = std::fs::read_dir(out).map_err(|e| Error::io("reading", out, e))?.next().is_none();
-        if !is_index && !empty {
-            return Err(Error::bad_input(
-                out.display().to_string(),
-                "exists and is not a toolscout index; refusing to write into it",
-            ));
-        }
-    }
-    let snapshots = out.join(SNAPSHOTS);
-    std::fs::create_dir_all(&snapshots).map_err(|e| Error::io("creating", &snapshots, e))
 }
 
 /// Text hash → vector of the live snapshot (when it used the same model and reuse is on), and its tool
 /// hashes by (server id, name).
 type PreviousTools = HashMap<(String, String), String>;
 
-fn previous_snapshot(out: &Path, model_id: &str, reuse: bool) -> (HashMap<String, Vec<f32>>, PreviousTools) {
+fn previous_snapshot(out: &IndexDir, model_id: &str, reuse: bool) -> (HashMap<String, Vec<f32>>, PreviousTools) {
     let Ok(prev) = Snapshot::open(out) else { return Default::default() };
     let tools = prev
         .tools
@@ -519,31 +481,6 @@ fn checksum_tree(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) ->
         }
     }
     Ok(())
-}
-
-/// Deletes finished snapshots beyond the newest `keep` (never the live one) and stale temporary folders.
-fn collect_garbage(snapshots: &Path, live: &str, keep: usize) {
-    let Ok(entries) = std::fs::read_dir(snapshots) else { return };
-    let mut finished: Vec<String> = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with(".tmp-") {
-            let stale =
-                e.metadata().and_then(|m| m.modified()).map(|t| t.elapsed().unwrap_or_default().as_secs() > 3600);
-            if stale.unwrap_or(false) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        } else {
-            finished.push(name);
-        }
-    }
-    finished.sort();
-    let excess = finished.len().saturating_sub(keep.max(1));
-    for name in finished.into_iter().take(excess) {
-        if name != live {
-            let _ = std::fs::remove_dir_all(snapshots.join(name));
-        }
-    }
 }
 
 fn progress(len: u64, what: &'static str) -> indicatif::ProgressBar {

@@ -1,8 +1,11 @@
 //! Search text: what the BM25 and dense indexes see of a server or a tool. Pure functions, no I/O.
 //!
-//! Tool document: the tool name split into words, title, description, parameter names (split) and their
-//! descriptions, then a little server context. Server document: name, title, description, instructions,
-//! and a summary of its tools (names split into words plus the first sentence of each description).
+//! A document has four lexical fields, weighted apart by BM25, and one text to embed.
+//! Tool document: `name` (the tool name split into words, and its title), `description`, `params`
+//! (parameter names split into words, their descriptions and enum values), `context` (its server's name,
+//! title and first sentence). Server document: `name` (name and title), `description` (description and
+//! instructions), `params` (a summary of its tools: names split into words plus the first sentence of
+//! each description), and no context.
 //! Long texts are cut (descriptions of 34 kB exist) so one verbose tool cannot drown the others; the cut
 //! only affects search text — the tool object itself is never changed.
 
@@ -17,15 +20,26 @@ const MAX_INSTRUCTIONS: usize = 1000;
 /// Most characters of one parameter description.
 const MAX_PARAM: usize = 160;
 
-/// The texts of one document: a short `name` field and a longer `body`, and the text to embed.
+/// The texts of one document: its lexical fields and the text to embed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DocText {
     /// Names: the identifier split into words, and the title.
     pub name: String,
-    /// Everything else that describes it.
-    pub body: String,
+    /// What it says it does.
+    pub description: String,
+    /// Its parameters (tools) or its tools (servers).
+    pub params: String,
+    /// Who it belongs to (the server, for a tool).
+    pub context: String,
     /// What the embedding model reads (names first; the model truncates at 256 tokens).
     pub embed: String,
+}
+
+impl DocText {
+    /// The lexical fields in the order BM25 indexes them.
+    pub fn fields(&self) -> [&str; 4] {
+        [&self.name, &self.description, &self.params, &self.context]
+    }
 }
 
 /// Splits an identifier into lowercase words: `get_weatherForecast-v2` → `get weather forecast v2`.
@@ -72,9 +86,15 @@ pub fn tool_text(server: &ServerRecord, tool: &ToolRecord) -> DocText {
     }
     let params = parameters(object.get("inputSchema"));
     let server_words = server_context(server);
-    let body = format!("{description}\n{params}\n{server_words}");
     let embed = format!("{name}. {description} {params} ({server_words})");
-    DocText { name, body, embed: squash(&embed) }
+    let lexical_params = format!("{params}\n{}", enum_values(object.get("inputSchema")));
+    DocText {
+        name,
+        description: description.to_string(),
+        params: lexical_params,
+        context: server_words,
+        embed: squash(&embed),
+    }
 }
 
 /// The search text of a server: its own words and a summary of its tools.
@@ -88,9 +108,14 @@ pub fn server_text(server: &ServerRecord) -> DocText {
     let instructions = cut(server.instructions.as_deref().unwrap_or(""), MAX_INSTRUCTIONS);
     let tool_names: Vec<String> = server.tools.iter().map(|t| split_name(&t.name)).collect();
     let tool_sentences: Vec<&str> = server.tools.iter().map(|t| first_sentence(t.description())).collect();
-    let body = format!("{description}\n{instructions}\n{}\n{}", tool_names.join(", "), tool_sentences.join(" "));
     let embed = format!("{name}. {description} {} Tools: {}.", first_sentence(instructions), tool_names.join(", "));
-    DocText { name, body, embed: squash(&embed) }
+    DocText {
+        name,
+        description: format!("{description}\n{instructions}"),
+        params: format!("{}\n{}", tool_names.join(", "), tool_sentences.join(" ")),
+        context: String::new(),
+        embed: squash(&embed),
+    }
 }
 
 fn server_context(server: &ServerRecord) -> String {
@@ -118,6 +143,23 @@ fn parameters(schema: Option<&Value>) -> String {
         parts.push(if desc.is_empty() { words } else { format!("{words}: {desc}") });
     }
     parts.join("; ")
+}
+
+/// The string enum values of the top-level properties of an input schema (`"open", "closed"`), which
+/// often name what a tool can do or filter by.
+fn enum_values(schema: Option<&Value>) -> String {
+    let Some(props) = schema.and_then(|s| s.get("properties")).and_then(Value::as_object) else {
+        return String::new();
+    };
+    let mut out: Vec<&str> = Vec::new();
+    for prop in props.values() {
+        for v in prop.get("enum").and_then(Value::as_array).into_iter().flatten().take(20) {
+            if let Some(s) = v.as_str() {
+                out.push(cut(s, 40));
+            }
+        }
+    }
+    out.join(" ")
 }
 
 fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
@@ -198,6 +240,8 @@ mod tests {
         let doc = tool_text(&server, &tool);
         assert_eq!(doc.name, "create issue");
         assert_eq!(doc.embed, "create issue. Open an issue repo name: owner/repo (github: GitHub API.)");
-        assert!(doc.body.contains("repo name: owner/repo"));
+        assert!(doc.params.contains("repo name: owner/repo"));
+        assert_eq!(doc.description, "Open an issue");
+        assert!(doc.context.starts_with("github"));
     }
 }

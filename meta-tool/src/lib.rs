@@ -7,10 +7,14 @@
 //! real servers. This is the only MCP *server* code in toolscout.
 
 mod backend;
+mod contract;
 mod proxy;
 mod server;
 
 pub use backend::Backend;
+pub use contract::{
+    CALL_TOOL_DESCRIPTION, CallToolArgs, DEFAULT_LIMIT, DISCOVER_DESCRIPTION, DiscoverArgs, MAX_LIMIT,
+    call_tool_schema, discover_schema, openai_functions,
+};
 pub use proxy::{Proxy, validate};
-pub use server::{CallToolArgs, DiscoverArgs, DiscoverServer, discover_schema, serve_http, serve_stdio};
-pub use toolscout_service::{DISCOVER_DESCRIPTION, Session};
+pub use server::{DiscoverServer, serve_http, serve_stdio};

@@ -10,54 +10,20 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use serde::Deserialize;
-use toolscout_service::{CALL_TOOL_DESCRIPTION, DISCOVER_DESCRIPTION, DiscoverParams, Error, Session, render};
+use toolscout_service::{DeliveredTools, DiscoverParams, Error, MAX_QUERY_CHARS, bearer_matches, render};
 
 use crate::backend::Backend;
+use crate::contract::{CALL_TOOL_DESCRIPTION, CallToolArgs, DISCOVER_DESCRIPTION, DiscoverArgs, MAX_LIMIT};
 use crate::proxy::{Proxy, validate};
-
-/// Most tools one call may ask for.
-const MAX_LIMIT: u32 = 10;
-
-/// Arguments of `discover_tools`.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct DiscoverArgs {
-    /// The one capability you need, in plain words, e.g. "send an email with an attachment".
-    pub need: String,
-    /// Optional server name to prefer, e.g. "github".
-    #[serde(default)]
-    pub server: Option<String>,
-    /// Optional number of tools to return (1-10, default 5).
-    #[serde(default)]
-    pub limit: Option<u32>,
-}
-
-/// The input schema `discover_tools` declares (exactly what MCP clients see in `tools/list`), for
-/// runtimes that put the meta-tool into their own `tools` array.
-pub fn discover_schema() -> serde_json::Value {
-    serde_json::Value::Object((*rmcp::handler::server::common::schema_for_type::<DiscoverArgs>()).clone())
-}
-
-/// Arguments of `call_tool`.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct CallToolArgs {
-    /// server_id of the tool, as delivered by discover_tools.
-    pub server: String,
-    /// The tool's name, as delivered.
-    pub tool: String,
-    /// Arguments following the tool's input schema.
-    #[serde(default)]
-    pub arguments: JsonObject,
-}
 
 /// One MCP session of the meta-tool: a backend, an optional proxy, and what this session has been given.
 #[derive(Clone)]
 pub struct DiscoverServer {
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
-    session: Arc<Mutex<Session>>,
+    session: Arc<Mutex<DeliveredTools>>,
     tool_router: ToolRouter<DiscoverServer>,
 }
 
@@ -84,9 +50,15 @@ impl DiscoverServer {
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn discover_tools(&self, Parameters(args): Parameters<DiscoverArgs>) -> Result<CallToolResult, ErrorData> {
-        let limit = args.limit.unwrap_or(5);
+        let limit = args.limit;
         if !(1..=MAX_LIMIT).contains(&limit) {
             return Ok(tool_error(format!("`limit` must be between 1 and {MAX_LIMIT}, got {limit}")));
+        }
+        if args.need.trim().is_empty() {
+            return Ok(tool_error("`need` is empty: describe the capability you need".into()));
+        }
+        if args.need.chars().count() > MAX_QUERY_CHARS {
+            return Ok(tool_error(format!("`need` is longer than {MAX_QUERY_CHARS} characters")));
         }
         let params =
             DiscoverParams { query: args.need, server: args.server, limit: Some(limit as usize), loaded: Vec::new() };
@@ -197,18 +169,13 @@ pub async fn serve_http(
         move |request: axum::extract::Request, next: axum::middleware::Next| {
             let token = token.clone();
             async move {
-                if let Some(token) = token {
-                    let given = request
-                        .headers()
-                        .get(axum::http::header::AUTHORIZATION)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.strip_prefix("Bearer "));
-                    if given != Some(token.as_str()) {
-                        return axum::response::IntoResponse::into_response((
-                            axum::http::StatusCode::UNAUTHORIZED,
-                            "missing or wrong bearer token",
-                        ));
-                    }
+                if let Some(token) = token
+                    && !bearer_matches(request.headers(), &token)
+                {
+                    return axum::response::IntoResponse::into_response((
+                        axum::http::StatusCode::UNAUTHORIZED,
+                        "missing or wrong bearer token",
+                    ));
                 }
                 next.run(request).await
             }

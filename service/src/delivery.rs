@@ -1,5 +1,5 @@
-//! What the model reads: the `discover_tools` description, the text and structured content of its
-//! results, and the same result shaped for each framework ([`Format`]).
+//! What the model reads from a discovery: the text and structured content of a result,
+//! and the same result shaped for each framework ([`Format`]).
 //!
 //! Everything here is appended at the conversation tail, never into the system/tools prefix. Rendering
 //! is byte-stable: a tool's definition is its stored JSON text, unchanged (the server's own key order;
@@ -10,36 +10,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::delivered::DeliveredTools;
 use crate::params::{DiscoverResponse, Status, ToolHit};
-use crate::session::Session;
-
-/// The description of `discover_tools` (kept short: it is part of every prompt prefix).
-pub const DISCOVER_DESCRIPTION: &str = "Find tools you do not have yet. Describe ONE capability you need \
-in plain words (for example \"post a message to a Slack channel\" or \"get tomorrow's weather for a city\"). \
-You get back the full definitions of the few best-matching tools from the connected MCP servers, or an explicit \
-not_found with the closest servers so you can rephrase. Use it whenever none of your current tools can do the \
-next step; call it once per capability. It only finds tools, it does not run them, and tools already delivered \
-in this conversation are not sent again. Example: {\"need\": \"create an issue in a GitHub repository\", \
-\"server\": \"github\"}";
-
-/// The description of the generic `call_tool` tool (for runtimes that can only call tools listed in
-/// their fixed `tools` array).
-pub const CALL_TOOL_DESCRIPTION: &str = "Call a tool that discover_tools delivered earlier in this conversation. \
-Pass the tool's server (its server_id) and name exactly as delivered, and arguments that follow its input \
-schema. Tools that were not delivered in this conversation are refused.";
-
-/// The JSON Schema of `call_tool`'s arguments.
-pub fn call_tool_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "server": {"type": "string", "description": "server_id of the tool, as delivered"},
-            "tool": {"type": "string", "description": "tool name, as delivered"},
-            "arguments": {"type": "object", "description": "arguments following the tool's input schema"}
-        },
-        "required": ["server", "tool", "arguments"]
-    })
-}
 
 /// How a discovery result is shaped for the caller's framework.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -60,7 +32,12 @@ pub enum Format {
 
 /// Shapes one result for `format`; `call_id` is the id of the tool call it answers. Marks delivered
 /// tools in `session`. [`Format::Json`] is not a tail format and yields `None`.
-pub fn to_format(answer: &DiscoverResponse, session: &mut Session, format: Format, call_id: &str) -> Option<Value> {
+pub fn to_format(
+    answer: &DiscoverResponse,
+    session: &mut DeliveredTools,
+    format: Format,
+    call_id: &str,
+) -> Option<Value> {
     let fresh: Vec<ToolHit> = answer.tools.iter().filter(|h| !session.has(&h.server_id, &h.name)).cloned().collect();
     let (text, structured) = render(answer, session);
     Some(match format {
@@ -93,14 +70,14 @@ fn function_definition(hit: &ToolHit) -> Value {
 }
 
 /// The text and structured content of one `discover_tools` result. Marks delivered tools in `session`.
-pub fn render(answer: &DiscoverResponse, session: &mut Session) -> (String, Value) {
+pub fn render(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (String, Value) {
     match answer.status {
         Status::Found => render_found(answer, session),
         Status::NotFound => render_not_found(answer),
     }
 }
 
-fn render_found(answer: &DiscoverResponse, session: &mut Session) -> (String, Value) {
+fn render_found(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (String, Value) {
     let mut fresh: Vec<&ToolHit> = Vec::new();
     let mut already: Vec<&ToolHit> = Vec::new();
     for hit in &answer.tools {
@@ -145,28 +122,37 @@ fn render_found(answer: &DiscoverResponse, session: &mut Session) -> (String, Va
 fn render_not_found(answer: &DiscoverResponse) -> (String, Value) {
     let servers: Vec<&str> = answer.servers.iter().take(3).map(|s| s.server.as_str()).collect();
     let closest: Vec<String> = answer.closest.iter().map(|h| format!("{}/{}", h.server, h.name)).collect();
-    let text = format!(
-        "not_found: no tool matches \"{}\" closely enough. Closest servers: {}. Closest tools: {}. \
-         Rephrase the need more concretely (what action, on what), or pass a `server` hint.",
-        answer.query.trim(),
+    let mut text = format!("not_found: no tool matches \"{}\" closely enough.", answer.query.trim());
+    if let Some(reason) = &answer.reason {
+        text.push_str(&format!(" {}.", capitalized(reason)));
+    }
+    text.push_str(&format!(
+        " Closest servers: {}. Closest tools: {}. Rephrase the need more concretely (what action, on what), or \
+         pass a `server` hint.",
         if servers.is_empty() { "none".to_string() } else { servers.join(", ") },
         if closest.is_empty() { "none".to_string() } else { closest.join(", ") },
-    );
+    ));
     let structured = json!({
         "status": "not_found",
         "query": answer.query,
         "threshold": answer.threshold,
+        "reason": answer.reason,
         "closest_servers": answer.servers.iter().take(3).map(|s| json!({"server": s.server, "server_id": s.server_id, "score": s.score})).collect::<Vec<_>>(),
         "closest_tools": answer.closest.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "score": h.score})).collect::<Vec<_>>(),
     });
     (text, structured)
 }
 
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 fn names(hits: &[&ToolHit]) -> String {
     hits.iter().map(|h| format!("{}/{}", h.server, h.name)).collect::<Vec<_>>().join(", ")
 }
 
-fn loaded(session: &Session) -> String {
+fn loaded(session: &DeliveredTools) -> String {
     let all: Vec<String> = session.delivered().iter().map(|(s, t)| format!("{s}/{t}")).collect();
     if all.is_empty() { "none".into() } else { all.join(", ") }
 }

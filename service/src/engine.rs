@@ -1,42 +1,41 @@
-//! The query engine: server-level then tool-level matching over one live snapshot.
-//!
-//! 1. Servers: dense (HNSW) and BM25 candidates, each scored by its cosine and squashed BM25.
-//! 2. Tools: every tool of the top servers (and of a hinted server), plus a global pass over all tools
-//!    (HNSW and BM25) so a server-level miss is recoverable. Each candidate gets one fused score.
-//! 3. Tools named in the query come first; otherwise the best fused score decides `found` against the
-//!    threshold. The snapshot can be swapped under running queries ([`Engine::reload`]).
+//! The query engine over one live snapshot: it embeds the request (and its intents) once, runs the
+//! stages (`stages/`: retrieve → score → arrange → decide), and answers. Tools named in the query come
+//! first. The snapshot can be swapped under running queries ([`Engine::reload`]).
 
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::path::Path;
 use std::sync::{Arc, RwLock};
+use std::time::Instant;
 
 use serde_json::value::RawValue;
-use toolscout_indexer::{Embedder, EmbedderConfig, Pins, Snapshot, cosine};
+use toolscout_indexer::{Embedder, IndexDir, Pins, Snapshot};
 
-use crate::fusion::{FusionWeights, Signals, fuse, saturate};
+use crate::analysis::Analysis;
+use crate::decision::{Decision, fingerprint};
+use crate::fusion::FusionWeights;
 use crate::intents::intents;
 use crate::names::NameIndex;
 use crate::params::{
-    DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,
-    ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
+    ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
+    MAX_QUERY_CHARS, MatchKind, PinsResponse, ServerHit, ServerInfoResponse, ServersResponse, Status, ToolHit,
+    ToolResponse,
 };
-use crate::threshold::Threshold;
+use crate::profile::Profiles;
+use crate::query_cache::QueryCache;
+use crate::stages::Candidate;
+use crate::stages::arrange::{Arranging, arrange};
+use crate::stages::decide::{decide, reason};
+use crate::stages::retrieve::retrieve;
+use crate::stages::score::{Scoring, score};
 use crate::{Error, Result};
-
-/// Added to the fused score of tools of a server the request hinted at.
-const HINT_BONUS: f32 = 0.1;
-/// Candidates taken from each global pass and from the server ANN/BM25.
-const SERVER_CANDIDATES: usize = 30;
-/// How many `closest` hints a `not_found` answer carries.
-const CLOSEST: usize = 3;
 
 /// How the engine ranks.
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
     /// Fusion weights.
     pub weights: FusionWeights,
-    /// Overrides the index's calibrated threshold.
-    pub threshold: Option<f32>,
+    /// Overrides the decision's request cut (a probability).
+    pub request_cut: Option<f32>,
     /// Servers whose tools are all scored.
     pub top_servers: usize,
     /// Tools taken from each global pass (dense and BM25).
@@ -54,7 +53,7 @@ impl Default for EngineConfig {
     fn default() -> Self {
         EngineConfig {
             weights: FusionWeights::default(),
-            threshold: None,
+            request_cut: None,
             top_servers: 5,
             global_tools: 50,
             multi_intent: true,
@@ -64,43 +63,70 @@ impl Default for EngineConfig {
     }
 }
 
-/// What [`Engine::rank`] returns: the ranking before the not-found decision.
+impl EngineConfig {
+    /// Identifies what shapes feature values; calibrations record it.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(self)
+    }
+}
+
+/// A ranked and decided request, before it is shaped into a response. Evaluation reads it directly.
 #[derive(Debug, Clone)]
 pub struct Ranking {
     /// Tools named in the query, in order of mention (score 1.0).
     pub named: Vec<ToolHit>,
-    /// The best other tools by fused score (at most `limit`).
+    /// The arranged candidates (at most `limit`), kept by the decision or not.
     pub ranked: Vec<ToolHit>,
+    /// What the answer delivers: named tools, then ranked tools the decision keeps (empty when not found).
+    pub delivered: Vec<ToolHit>,
+    /// `found`?
+    pub found: bool,
     /// The best servers.
     pub servers: Vec<ServerHit>,
-    /// The threshold in force for this index.
-    pub threshold: Threshold,
+    /// The request cut in force.
+    pub threshold: f32,
     /// Remarks about the request.
     pub notes: Vec<String>,
+    /// Why nothing was found, when there is something useful to say.
+    pub reason: Option<String>,
 }
 
-impl Ranking {
-    /// Best fused score of a ranked (not named) tool.
-    pub fn best(&self) -> Option<f32> {
-        self.ranked.first().map(|h| h.score)
-    }
+/// Wall time of each stage of one request, in seconds (the same code path as [`Engine::rank`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StageTimes {
+    /// Embedding the request and its intents (zero when cached).
+    pub embed: f64,
+    /// Retrieval passes (BM25, HNSW, server level).
+    pub retrieve: f64,
+    /// Scoring every candidate (features and the decision model).
+    pub score: f64,
+    /// Arranging and deciding.
+    pub decide: f64,
+    /// Candidates scored.
+    pub candidates: usize,
+    /// Retrieval passes (1 + intents).
+    pub passes: usize,
+}
 
-    /// The not-found decision at `threshold`: found when a tool was named or the best score reaches it.
-    pub fn found_at(&self, threshold: f32) -> bool {
-        !self.named.is_empty() || self.best().is_some_and(|b| b >= threshold)
-    }
-
-    /// The decision at the threshold in force.
-    pub fn found(&self) -> bool {
-        self.found_at(self.threshold.value)
-    }
+/// One candidate's features, for fitting a decision model.
+#[derive(Debug, Clone)]
+pub struct Examined {
+    /// Server name.
+    pub server: String,
+    /// Tool name.
+    pub tool: String,
+    /// Features in its best pass ([`crate::FEATURES`] order).
+    pub features: crate::Features,
+    /// Fused score in its best pass.
+    pub score: f32,
 }
 
 #[derive(Clone)]
 struct Live {
     snapshot: Arc<Snapshot>,
     names: Arc<NameIndex>,
-    threshold: Threshold,
+    profiles: Arc<Profiles>,
+    decision: Decision,
     /// Tools held back by trust-on-first-use (their definition differs from the pinned one, or their
     /// server is new and quarantined), by index.
     held: Arc<HashSet<usize>>,
@@ -108,47 +134,72 @@ struct Live {
 
 /// A searchable index: a live snapshot and the embedding model that queries it.
 pub struct Engine {
-    index_dir: PathBuf,
-    embedder: Arc<Embedder>,
+    index: IndexDir,
+    embedder: Arc<dyn Embedder>,
     config: EngineConfig,
+    cache: QueryCache,
     live: RwLock<Arc<Live>>,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("index_dir", &self.index_dir).field("config", &self.config).finish()
+        f.debug_struct("Engine").field("index", &self.index).field("config", &self.config).finish()
     }
 }
 
-impl Engine {
-    /// Loads the embedding model and opens the index at `index_dir`.
-    pub fn open(index_dir: &Path, embedder: &EmbedderConfig, config: EngineConfig) -> Result<Engine> {
-        Engine::with_embedder(index_dir, Arc::new(Embedder::load(embedder)?), config)
-    }
+/// What one request needs before its candidates are scored.
+struct Prepared {
+    times: StageTimes,
+    live: Arc<Live>,
+    analyses: Vec<Analysis>,
+    passes: Vec<crate::stages::retrieve::Pass>,
+    named: Vec<usize>,
+    hinted: HashSet<usize>,
+    candidates: Vec<usize>,
+    notes: Vec<String>,
+    limit: usize,
+}
 
-    /// Opens the index at `index_dir` with an already loaded model.
-    pub fn with_embedder(index_dir: &Path, embedder: Arc<Embedder>, config: EngineConfig) -> Result<Engine> {
-        let live = load(index_dir, &embedder, &config)?;
-        Ok(Engine { index_dir: index_dir.to_path_buf(), embedder, config, live: RwLock::new(Arc::new(live)) })
+impl Engine {
+    /// Opens the index at `index_dir` with a loaded model.
+    pub fn with_embedder(index_dir: &Path, embedder: Arc<dyn Embedder>, config: EngineConfig) -> Result<Engine> {
+        let index = IndexDir::new(index_dir);
+        let live = load(&index, embedder.as_ref(), &config)?;
+        Ok(Engine { index, embedder, config, cache: QueryCache::default(), live: RwLock::new(Arc::new(live)) })
     }
 
     /// Opens the index's current snapshot again and swaps it in; running queries finish on the old one.
     /// Returns the live snapshot id.
     pub fn reload(&self) -> Result<String> {
-        let live = Arc::new(load(&self.index_dir, &self.embedder, &self.config)?);
+        let live = Arc::new(load(&self.index, self.embedder.as_ref(), &self.config)?);
         let id = live.snapshot.manifest.snapshot_id.clone();
         *self.live.write().unwrap_or_else(|e| e.into_inner()) = live;
         Ok(id)
     }
 
     /// The same live snapshot and model under another configuration (for tuning and evaluation).
-    pub fn reconfigured(&self, config: EngineConfig) -> Engine {
+    pub fn reconfigured(&self, config: EngineConfig) -> Result<Engine> {
         let mut live = (*self.live()).clone();
-        live.threshold = Threshold::for_index(&self.index_dir, config.threshold);
-        Engine {
-            index_dir: self.index_dir.clone(),
+        live.decision =
+            Decision::for_index(&self.index, self.embedder.model_id(), &config.fingerprint(), config.request_cut)?;
+        Ok(Engine {
+            index: self.index.clone(),
             embedder: self.embedder.clone(),
             config,
+            cache: QueryCache::default(),
+            live: RwLock::new(Arc::new(live)),
+        })
+    }
+
+    /// The same engine deciding with `decision` (for calibration).
+    pub fn with_decision(&self, decision: Decision) -> Engine {
+        let mut live = (*self.live()).clone();
+        live.decision = decision;
+        Engine {
+            index: self.index.clone(),
+            embedder: self.embedder.clone(),
+            config: self.config.clone(),
+            cache: QueryCache::default(),
             live: RwLock::new(Arc::new(live)),
         }
     }
@@ -158,52 +209,196 @@ impl Engine {
     }
 
     /// The index folder.
-    pub fn index_dir(&self) -> &Path {
-        &self.index_dir
+    pub fn index_dir(&self) -> &IndexDir {
+        &self.index
     }
 
-    /// Approves the held-back definition of `server_id/tool` (trust on first use) and reloads so it is
-    /// served. Returns the live snapshot id.
-    pub fn approve(&self, key: &str) -> Result<String> {
-        let mut pins = Pins::read(&self.index_dir)?;
-        pins.approve(key).map_err(|e| Error::NotFound(e.to_string()))?;
-        pins.write(&self.index_dir)?;
-        self.reload()
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// The embedding model.
-    pub fn embedder(&self) -> &Arc<Embedder> {
+    pub fn embedder(&self) -> &Arc<dyn Embedder> {
         &self.embedder
     }
 
-    /// Answers a discovery request: [`Engine::rank`], then the not-found decision.
+    /// The live snapshot.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.live().snapshot.clone()
+    }
+
+    /// The decision in force.
+    pub fn decision(&self) -> Decision {
+        self.live().decision.clone()
+    }
+
+    /// Forgets cached query vectors, so the next request is timed with its embedding.
+    pub fn clear_query_cache(&self) {
+        self.cache.clear();
+    }
+
+    /// Approves the held-back definition of `server_id/tool` (trust on first use) and reloads so it is
+    /// served.
+    pub fn approve(&self, key: &str) -> Result<ApproveResponse> {
+        let mut pins = self.index.read_pins()?;
+        pins.approve(key).map_err(|e| Error::NotFound(e.to_string()))?;
+        self.index.write_pins(&pins)?;
+        let snapshot_id = self.reload()?;
+        Ok(ApproveResponse { status: "approved".into(), tool: key.to_string(), snapshot_id })
+    }
+
+    /// Trust-on-first-use state: how many tools are pinned, and what is held back with its drift.
+    pub fn pins(&self) -> Result<PinsResponse> {
+        let pins: Pins = self.index.read_pins()?;
+        let quarantine = pins
+            .quarantine
+            .iter()
+            .map(|(k, q)| {
+                let held = HeldTool {
+                    reason: q.reason,
+                    hash: q.hash.clone(),
+                    since: q.since.clone(),
+                    drift: pins.diff(k).unwrap_or_default(),
+                };
+                (k.clone(), held)
+            })
+            .collect();
+        Ok(PinsResponse { pinned: pins.pinned.len(), quarantine })
+    }
+
+    /// Answers a discovery request.
     pub fn search(&self, params: &DiscoverParams) -> Result<DiscoverResponse> {
-        let limit = params.limit.unwrap_or(DEFAULT_LIMIT);
         let ranking = self.rank(params)?;
-        let found = ranking.found();
-        let (mut tools, mut closest) = (Vec::new(), Vec::new());
-        if found {
-            tools.extend(ranking.named);
-            tools.extend(ranking.ranked);
-            tools.truncate(limit);
-        } else {
-            closest.extend(ranking.ranked.into_iter().take(CLOSEST));
-        }
+        let closest = if ranking.found { Vec::new() } else { ranking.ranked.into_iter().take(3).collect() };
         Ok(DiscoverResponse {
-            status: if found { Status::Found } else { Status::NotFound },
+            status: if ranking.found { Status::Found } else { Status::NotFound },
             query: params.query.clone(),
-            threshold: ranking.threshold.value,
-            tools,
+            threshold: ranking.threshold,
+            tools: ranking.delivered,
             servers: ranking.servers,
             closest,
+            reason: ranking.reason,
             notes: ranking.notes,
         })
     }
 
-    /// The ranking a search decides on, before the not-found threshold is applied: tools named in the
-    /// query, and the best `limit` others by fused score. Evaluation and calibration use it directly.
-    #[tracing::instrument(level = "debug", skip_all, fields(limit = params.limit, hint = params.server.as_deref()))]
+    /// Ranks and decides a request.
     pub fn rank(&self, params: &DiscoverParams) -> Result<Ranking> {
+        self.rank_excluding(params, &[])
+    }
+
+    /// [`Engine::rank`] as if the tools `exclude` (`(server name, tool name)`) were not in the index —
+    /// how evaluation builds near-miss requests without an index per query.
+    #[tracing::instrument(level = "debug", skip_all, fields(limit = params.limit, hint = params.server.as_deref()))]
+    pub fn rank_excluding(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<Ranking> {
+        self.rank_timed(params, exclude).map(|(r, _)| r)
+    }
+
+    /// [`Engine::rank_excluding`], with the time each stage took.
+    pub fn rank_timed(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<(Ranking, StageTimes)> {
+        let prepared = self.prepare(params, exclude)?;
+        let mut times = prepared.times;
+        let live = &prepared.live;
+        let snap = &live.snapshot;
+        let started = Instant::now();
+        let candidates = self.score(&prepared);
+        times.score = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let arranging = Arranging {
+            cap: self.config.max_per_server,
+            limit: prepared.limit,
+            hinted: &prepared.hinted,
+            tool_cut: live.decision.tool_cut(),
+        };
+        let order = arrange(&candidates, prepared.passes.len(), &arranging);
+        let verdict = decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit);
+        let hit = |c: usize| {
+            tool_hit(live, candidates[c].tool, candidates[c].score(), candidates[c].confidence(), MatchKind::Search)
+        };
+        let named: Vec<ToolHit> =
+            prepared.named.iter().map(|&t| tool_hit(live, t, 1.0, 1.0, MatchKind::Name)).collect();
+        let ranked: Vec<ToolHit> = order.iter().take(prepared.limit).map(|&c| hit(c)).collect();
+        let mut delivered = Vec::new();
+        if verdict.found {
+            delivered.extend(named.iter().cloned());
+            delivered.extend(verdict.delivered.iter().map(|&c| hit(c)));
+        }
+        let why = if verdict.found {
+            None
+        } else {
+            let analysis = &prepared.analyses[0];
+            let named_service = analysis.named_servers.first().map(|&s| snap.servers[s].name.as_str());
+            let closest: Vec<(&str, &str, Option<crate::actions::Family>)> = verdict
+                .closest
+                .iter()
+                .map(|&c| {
+                    let t = candidates[c].tool;
+                    (
+                        snap.servers[candidates[c].server].name.as_str(),
+                        snap.tools[t].name.as_str(),
+                        live.profiles.tools[t].action,
+                    )
+                })
+                .collect();
+            reason(analysis, &closest, named_service)
+        };
+        let servers = prepared.passes[0]
+            .servers
+            .iter()
+            .take(self.config.top_servers)
+            .map(|&(s, score)| ServerHit {
+                server: snap.servers[s].name.clone(),
+                server_id: snap.servers[s].server_id.clone(),
+                score,
+            })
+            .collect();
+        times.decide = started.elapsed().as_secs_f64();
+        let ranking = Ranking {
+            named,
+            ranked,
+            delivered,
+            found: verdict.found,
+            servers,
+            threshold: live.decision.request_cut(),
+            notes: prepared.notes,
+            reason: why,
+        };
+        Ok((ranking, times))
+    }
+
+    /// Every scored candidate of a request (best pass features), best fused score first: what
+    /// calibration fits the decision on. `exclude` as in [`Engine::rank_excluding`].
+    pub fn examine(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<(Vec<Examined>, usize)> {
+        let prepared = self.prepare(params, exclude)?;
+        let snap = &prepared.live.snapshot;
+        let mut candidates = self.score(&prepared);
+        candidates.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.tool.cmp(&b.tool)));
+        let examined = candidates
+            .iter()
+            .map(|c| Examined {
+                server: snap.servers[c.server].name.clone(),
+                tool: snap.tools[c.tool].name.clone(),
+                features: c.features,
+                score: c.score(),
+            })
+            .collect();
+        Ok((examined, prepared.named.len()))
+    }
+
+    fn score(&self, p: &Prepared) -> Vec<Candidate> {
+        let live = &p.live;
+        let scoring = Scoring {
+            snap: &live.snapshot,
+            profiles: &live.profiles,
+            weights: &self.config.weights,
+            decision: &live.decision,
+            hinted: &p.hinted,
+        };
+        score(&scoring, &p.passes, &p.analyses, &p.candidates)
+    }
+
+    fn prepare(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<Prepared> {
         let query = params.query.trim();
         if query.is_empty() {
             return Err(Error::BadQuery("`query` is empty: describe the capability you need".into()));
@@ -217,7 +412,6 @@ impl Engine {
         }
         let live = self.live();
         let snap = &live.snapshot;
-        let w = &self.config.weights;
         let mut notes = Vec::new();
         let hinted: HashSet<usize> = match params.server.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
             Some(hint) => {
@@ -229,83 +423,68 @@ impl Engine {
             }
             None => HashSet::new(),
         };
-
-        // One pass for the whole request, and one per intent when it asks for several things.
-        let main = self.pass(snap, query, &hinted)?;
-        let parts: Vec<Pass> = if self.config.multi_intent {
-            intents(query).iter().map(|part| self.pass(snap, part, &hinted)).collect::<Result<_>>()?
+        let excluded: HashSet<usize> = if exclude.is_empty() {
+            HashSet::new()
         } else {
-            Vec::new()
+            let wanted: HashSet<(&str, &str)> = exclude.iter().map(|(s, t)| (s.as_str(), t.as_str())).collect();
+            (0..snap.tools.len())
+                .filter(|&t| {
+                    wanted.contains(&(
+                        snap.servers[snap.tools[t].server as usize].name.as_str(),
+                        snap.tools[t].name.as_str(),
+                    ))
+                })
+                .collect()
         };
-        let mut candidates: HashSet<usize> = main.candidates.clone();
-        for p in &parts {
-            candidates.extend(&p.candidates);
+        // One pass for the whole request, and one per intent when it asks for several things.
+        let mut texts = vec![query.to_string()];
+        if self.config.multi_intent {
+            texts.extend(intents(query));
         }
-        let named: Vec<usize> = live.names.named_in(query).into_iter().filter(|t| !live.held.contains(t)).collect();
-        candidates.retain(|t| !named.contains(t) && !live.held.contains(t));
+        let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };
+        let started = Instant::now();
+        let vectors = self.embed(&texts)?;
+        times.embed = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let passes = retrieve(snap, &self.config, &texts, vectors, &hinted)?;
+        times.retrieve = started.elapsed().as_secs_f64();
+        let analyses: Vec<Analysis> = texts.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
+        let named: Vec<usize> = live
+            .names
+            .named_in(query)
+            .into_iter()
+            .filter(|t| !live.held.contains(t) && !excluded.contains(t))
+            .collect();
+        let mut candidates: Vec<usize> = passes.iter().flat_map(|p| p.candidates.iter().copied()).collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|t| !named.contains(t) && !live.held.contains(t) && !excluded.contains(t));
         if self.config.exclude_flagged {
             candidates.retain(|&t| snap.tool_warnings[t].is_empty());
         }
-        let score = |pass: &Pass, t: usize| -> f32 {
-            let s = snap.tools[t].server as usize;
-            let signals = Signals {
-                tool_dense: cosine(&pass.vector, snap.tool_vector(t)),
-                tool_bm25: pass.tool_bm25.get(&t).copied().unwrap_or(0.0),
-                server_dense: cosine(&pass.vector, snap.server_vector(s)),
-                server_bm25: pass.server_bm25.get(&s).copied().unwrap_or(0.0),
-            };
-            fuse(&signals, w) + if hinted.contains(&s) { HINT_BONUS } else { 0.0 }
-        };
-        let by_score = |scores: &HashMap<usize, f32>| -> Vec<(usize, f32)> {
-            let mut v: Vec<(usize, f32)> = scores.iter().map(|(&t, &s)| (t, s)).collect();
-            v.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            v
-        };
-        let main_scores: HashMap<usize, f32> = candidates.iter().map(|&t| (t, score(&main, t))).collect();
-        let part_scores: Vec<HashMap<usize, f32>> =
-            parts.iter().map(|p| candidates.iter().map(|&t| (t, score(p, t))).collect()).collect();
-        // A tool's score is its best over the whole request and its parts.
-        let best: HashMap<usize, f32> = candidates
-            .iter()
-            .map(|&t| (t, part_scores.iter().map(|ps| ps[&t]).fold(main_scores[&t], f32::max)))
-            .collect();
-        // Slots: the best tool for the whole request, then the best for each part, then the rest by score.
-        let mut order: Vec<usize> = Vec::new();
-        if let Some(&(t, _)) = by_score(&main_scores).first() {
-            order.push(t);
-        }
-        for ps in &part_scores {
-            if let Some(&(t, _)) = by_score(ps).iter().find(|(t, _)| !order.contains(t)) {
-                order.push(t);
+        times.candidates = candidates.len();
+        Ok(Prepared { times, live: live.clone(), analyses, passes, named, hinted, candidates, notes, limit })
+    }
+
+    /// Vectors of `texts`: cached ones reused, the rest embedded in one call.
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        let mut out: Vec<Option<Vec<f32>>> = texts.iter().map(|t| self.cache.get(t)).collect();
+        let missing: Vec<usize> = (0..texts.len()).filter(|&i| out[i].is_none()).collect();
+        if !missing.is_empty() {
+            let batch: Vec<String> = missing.iter().map(|&i| texts[i].clone()).collect();
+            let vectors = self.embedder.embed_queries(&batch)?;
+            for (&i, v) in missing.iter().zip(vectors) {
+                self.cache.put(&texts[i], &v);
+                out[i] = Some(v);
             }
         }
-        // The per-server cap applies to the filler, not to the tools chosen for an intent.
-        let chosen = order.len();
-        for (t, _) in by_score(&best) {
-            if !order.contains(&t) {
-                order.push(t);
-            }
-        }
-        let order =
-            diversify(order, chosen, |t| snap.tools[t].server as usize, self.config.max_per_server, &hinted, limit);
-        let ranked: Vec<(usize, f32)> = order.into_iter().take(limit).map(|t| (t, best[&t])).collect();
-        let servers = main.servers;
-        let servers = servers
-            .iter()
-            .take(self.config.top_servers)
-            .map(|&(s, score)| ServerHit {
-                server: snap.servers[s].name.clone(),
-                server_id: snap.servers[s].server_id.clone(),
-                score,
+        out.into_iter()
+            .map(|v| {
+                v.ok_or_else(|| {
+                    Error::Index(toolscout_indexer::Error::Embed("the model returned too few vectors".into()))
+                })
             })
-            .collect();
-        Ok(Ranking {
-            named: named.iter().map(|&t| tool_hit(snap, &live.names, t, 1.0, MatchKind::Name)).collect(),
-            ranked: ranked.iter().map(|&(t, s)| tool_hit(snap, &live.names, t, s, MatchKind::Search)).collect(),
-            servers,
-            threshold: live.threshold.clone(),
-            notes,
-        })
+            .collect()
     }
 
     /// All servers of the live snapshot.
@@ -362,110 +541,25 @@ impl Engine {
             model_id: m.model_id.clone(),
             servers: m.servers,
             tools: m.tools,
-            threshold: live.threshold.value,
-            threshold_source: live.threshold.source.clone(),
+            threshold: live.decision.request_cut(),
+            threshold_source: live.decision.source.clone(),
             quarantined: live.held.len(),
         }
     }
 }
 
-/// What one retrieval pass (for the whole request, or one of its intents) measured.
-struct Pass {
-    vector: Vec<f32>,
-    server_bm25: HashMap<usize, f32>,
-    tool_bm25: HashMap<usize, f32>,
-    /// Best servers, with their server-level score.
-    servers: Vec<(usize, f32)>,
-    /// Tools worth scoring: all tools of the top servers, the global dense and BM25 passes.
-    candidates: HashSet<usize>,
-}
-
-impl Engine {
-    #[tracing::instrument(level = "debug", skip_all, fields(chars = text.len()))]
-    fn pass(&self, snap: &Snapshot, text: &str, hinted: &HashSet<usize>) -> Result<Pass> {
-        let w = &self.config.weights;
-        let vector = self.embedder.embed_query(text)?;
-        let server_bm25: HashMap<usize, f32> =
-            snap.server_bm25.search(text, SERVER_CANDIDATES)?.into_iter().map(|h| (h.id as usize, h.score)).collect();
-        let mut server_set: HashSet<usize> =
-            snap.server_ann.search(&vector, SERVER_CANDIDATES).iter().map(|h| h.id as usize).collect();
-        server_set.extend(server_bm25.keys());
-        server_set.extend(hinted);
-        let server_weight = (w.server_dense + w.server_bm25).max(f32::EPSILON);
-        let mut servers: Vec<(usize, f32)> = server_set
-            .into_iter()
-            .map(|i| {
-                let score = (w.server_dense * cosine(&vector, snap.server_vector(i))
-                    + w.server_bm25 * saturate(server_bm25.get(&i).copied().unwrap_or(0.0), w.bm25_k))
-                    / server_weight;
-                (i, score)
-            })
-            .collect();
-        servers.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        servers.truncate(self.config.top_servers.max(1));
-
-        let tool_bm25: HashMap<usize, f32> = snap
-            .tool_bm25
-            .search(text, self.config.global_tools * 2)?
-            .into_iter()
-            .map(|h| (h.id as usize, h.score))
-            .collect();
-        let mut candidates: HashSet<usize> = HashSet::new();
-        for &(s, _) in &servers {
-            candidates.extend(snap.server_tools(s));
-        }
-        for &s in hinted {
-            candidates.extend(snap.server_tools(s));
-        }
-        candidates.extend(snap.tool_ann.search(&vector, self.config.global_tools).iter().map(|h| h.id as usize));
-        let mut by_bm25: Vec<(&usize, &f32)> = tool_bm25.iter().collect();
-        by_bm25.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
-        candidates.extend(by_bm25.iter().take(self.config.global_tools).map(|(i, _)| **i));
-        Ok(Pass { vector, server_bm25, tool_bm25, servers, candidates })
-    }
-}
-
-/// Keeps at most `cap` tools of one server among the first `limit` (hinted servers and the first `keep`
-/// tools are exempt, though they count); the tools pushed out follow in their order. Pure.
-pub(crate) fn diversify(
-    order: Vec<usize>,
-    keep: usize,
-    server_of: impl Fn(usize) -> usize,
-    cap: usize,
-    exempt: &HashSet<usize>,
-    limit: usize,
-) -> Vec<usize> {
-    if cap == 0 {
-        return order;
-    }
-    let mut kept = Vec::with_capacity(order.len());
-    let mut deferred = Vec::new();
-    let mut per_server: HashMap<usize, usize> = HashMap::new();
-    for (i, t) in order.into_iter().enumerate() {
-        let s = server_of(t);
-        let n = per_server.entry(s).or_default();
-        if i >= keep && kept.len() < limit && *n >= cap && !exempt.contains(&s) {
-            deferred.push(t);
-        } else {
-            *n += 1;
-            kept.push(t);
-        }
-    }
-    kept.extend(deferred);
-    kept
-}
-
-fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<Live> {
-    let snapshot = Snapshot::open(index_dir)?;
+fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Result<Live> {
+    let snapshot = Snapshot::open(index)?;
     if snapshot.manifest.model_id != embedder.model_id() {
         return Err(Error::ModelMismatch {
             index: snapshot.manifest.model_id.clone(),
             loaded: embedder.model_id().to_string(),
         });
     }
+    let decision = Decision::for_index(index, embedder.model_id(), &config.fingerprint(), config.request_cut)?;
     let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
-    let threshold = Threshold::for_index(index_dir, config.threshold);
-    let pins = Pins::read(index_dir)?;
+    let profiles = Arc::new(Profiles::new(&snapshot));
+    let pins = index.read_pins()?;
     let held = snapshot
         .tools
         .iter()
@@ -479,13 +573,14 @@ fn load(index_dir: &Path, embedder: &Embedder, config: &EngineConfig) -> Result<
         })
         .map(|(i, _)| i)
         .collect();
-    Ok(Live { snapshot: Arc::new(snapshot), names, threshold, held: Arc::new(held) })
+    Ok(Live { snapshot: Arc::new(snapshot), names, profiles, decision, held: Arc::new(held) })
 }
 
-fn tool_hit(snap: &Snapshot, names: &NameIndex, t: usize, score: f32, match_kind: MatchKind) -> ToolHit {
+fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: MatchKind) -> ToolHit {
+    let snap = &live.snapshot;
     let tool = &snap.tools[t];
     let mut warnings = snap.tool_warnings[t].clone();
-    let collisions = names.collisions(t);
+    let collisions = live.names.collisions(t);
     if !collisions.is_empty() {
         warnings.push(format!("same or confusable name as {}", collisions.join(", ")));
     }
@@ -495,6 +590,7 @@ fn tool_hit(snap: &Snapshot, names: &NameIndex, t: usize, score: f32, match_kind
         server_id: server.server_id.clone(),
         name: tool.name.clone(),
         score,
+        confidence,
         match_kind,
         derived: tool.derived.clone(),
         warnings,
@@ -504,21 +600,4 @@ fn tool_hit(snap: &Snapshot, names: &NameIndex, t: usize, score: f32, match_kind
 
 fn raw(json: &str) -> Box<RawValue> {
     RawValue::from_string(json.to_string()).expect("tool_json was written by serde_json and is valid JSON")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn diversify_caps_filler_but_not_chosen_tools() {
-        // Tools 0..6 all on server 0 except 3 and 5 (server 1).
-        let server = |t: usize| usize::from(t == 3 || t == 5);
-        let none = HashSet::new();
-        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 0, server, 2, &none, 5), vec![0, 1, 3, 5, 2, 4]);
-        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 3, server, 2, &none, 5), vec![0, 1, 2, 3, 5, 4]);
-        assert_eq!(diversify(vec![0, 1, 2, 3], 0, server, 0, &none, 5), vec![0, 1, 2, 3]);
-        let hinted: HashSet<usize> = [0].into();
-        assert_eq!(diversify(vec![0, 1, 2, 3], 0, server, 1, &hinted, 5), vec![0, 1, 2, 3]);
-    }
 }

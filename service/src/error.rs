@@ -22,6 +22,10 @@ pub enum Error {
         /// Model id of the loaded embedder.
         loaded: String,
     },
+    /// The index's calibration cannot be used (fitted for another model or engine configuration, or names
+    /// features this engine does not compute).
+    #[error("calibration: {0}")]
+    BadCalibration(String),
     /// Reading the index or embedding failed.
     #[error(transparent)]
     Index(#[from] toolscout_indexer::Error),

@@ -1,32 +1,46 @@
 //! The query engine and the REST API of toolscout.
 //!
-//! [`Engine`] ranks servers, then tools (within the top servers plus a global pass), fuses dense and BM25
-//! signals into one score, applies the not-found threshold, and makes sure an exact tool name in the query
-//! always comes first. [`router`] exposes it over HTTP; it is the only HTTP code in the project.
+//! [`Engine`] runs a request through four stages (`stages/`: retrieve → score → arrange → decide): server
+//! and tool candidates from dense and BM25 retrieval, per-candidate [`FEATURES`] (dense and lexical
+//! scores, field coverage, action agreement, named services), a learned [`Decision`] that keeps only the
+//! tools likely to serve the request and says `not_found` otherwise, and exact tool names always first.
+//! [`router`] exposes it over HTTP; it is the only HTTP code in the project.
 
+mod actions;
+mod analysis;
+mod auth;
+mod decision;
+mod delivered;
 mod delivery;
 mod engine;
 mod error;
+mod features;
 mod fusion;
 mod intents;
 mod metrics;
 mod names;
 mod params;
+mod profile;
+mod query_cache;
 mod rest;
-mod session;
-mod threshold;
+mod stages;
 
-pub use delivery::{CALL_TOOL_DESCRIPTION, DISCOVER_DESCRIPTION, Format, call_tool_schema, render, to_format};
-pub use engine::{Engine, EngineConfig, Ranking};
+pub use actions::{Agreement, EffectClass, Families, Family, families, words};
+pub use auth::bearer_matches;
+pub use decision::{Decision, DecisionSource};
+pub use delivered::DeliveredTools;
+pub use delivery::{Format, render, to_format};
+pub use engine::{Engine, EngineConfig, Examined, Ranking, StageTimes};
 pub use error::{Error, Result};
+pub use features::{FEATURES, Features};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
 pub use intents::intents;
 pub use metrics::Metrics;
 pub use names::NameIndex;
 pub use params::{
-    DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, MAX_LIMIT, MAX_QUERY_CHARS, MatchKind, ServerHit,
-    ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
+    ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
+    MAX_QUERY_CHARS, MatchKind, PinsResponse, ReloadResponse, ServerHit, ServerInfoResponse, ServersResponse, Status,
+    ToolHit, ToolResponse,
 };
 pub use rest::{RestConfig, router, router_with, serve, serve_with};
-pub use session::Session;
-pub use threshold::{DEFAULT_THRESHOLD, Threshold};
+pub use stages::Candidate;

@@ -2,8 +2,13 @@
 //! meta-tool. One case everywhere: snake_case. Tool objects travel as raw JSON: byte-for-byte what the
 //! index stored, which is what the server declared.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use toolscout_indexer::{FieldDrift, HoldReason};
+
+use crate::decision::DecisionSource;
 
 /// Tools returned when a request gives no `limit`.
 pub const DEFAULT_LIMIT: usize = 5;
@@ -68,6 +73,8 @@ pub struct ToolHit {
     pub name: String,
     /// Fused score (1.0 for name matches).
     pub score: f32,
+    /// The decision's probability that this tool serves the request (1.0 for name matches).
+    pub confidence: f32,
     /// Why it is here.
     #[serde(rename = "match")]
     pub match_kind: MatchKind,
@@ -100,7 +107,7 @@ pub struct DiscoverResponse {
     pub status: Status,
     /// The query as received.
     pub query: String,
-    /// The not-found threshold in force.
+    /// The request cut in force: the lowest best-tool confidence of a `found` answer.
     pub threshold: f32,
     /// Matching tools, best first (empty when `not_found`).
     pub tools: Vec<ToolHit>,
@@ -108,6 +115,10 @@ pub struct DiscoverResponse {
     pub servers: Vec<ServerHit>,
     /// When `not_found`: the nearest candidates, as a hint; empty otherwise.
     pub closest: Vec<ToolHit>,
+    /// When `not_found`: why, when there is something an agent can act on ("Stripe is connected, but
+    /// none of its tools can void invoice").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Remarks about the request (e.g. a server hint that matched nothing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -170,11 +181,53 @@ pub struct HealthResponse {
     pub servers: usize,
     /// Tools indexed.
     pub tools: usize,
-    /// The not-found threshold and its source.
+    /// The request cut of the decision in force.
     pub threshold: f32,
-    /// Where the threshold came from.
-    pub threshold_source: String,
+    /// Where the decision came from.
+    pub threshold_source: DecisionSource,
     /// Tools held back by trust-on-first-use until approved.
     #[serde(default)]
     pub quarantined: usize,
+}
+
+/// One held-back definition in `GET /v1/admin/pins`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldTool {
+    /// Why it is held back.
+    pub reason: HoldReason,
+    /// Content hash of the held-back definition.
+    pub hash: String,
+    /// When it was first held back (RFC 3339).
+    pub since: String,
+    /// The fields that differ from the pinned definition.
+    pub drift: Vec<FieldDrift>,
+}
+
+/// `GET /v1/admin/pins`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PinsResponse {
+    /// Tools pinned.
+    pub pinned: usize,
+    /// Held-back tools by `server_id/tool`.
+    pub quarantine: BTreeMap<String, HeldTool>,
+}
+
+/// `POST /v1/admin/pins/approve`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApproveResponse {
+    /// Always `approved`.
+    pub status: String,
+    /// The approved `server_id/tool`.
+    pub tool: String,
+    /// The snapshot now live.
+    pub snapshot_id: String,
+}
+
+/// `POST /v1/admin/reload`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReloadResponse {
+    /// Always `reloaded`.
+    pub status: String,
+    /// The snapshot now live.
+    pub snapshot_id: String,
 }

@@ -21,14 +21,17 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
-use toolscout_indexer::Pins;
 
 use crate::Error;
+use crate::auth::bearer_matches;
+use crate::delivered::DeliveredTools;
 use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
 use crate::metrics::Metrics;
-use crate::params::{DiscoverParams, DiscoverResponse, HealthResponse, ServersResponse, Status, ToolResponse};
-use crate::session::Session;
+use crate::params::{
+    ApproveResponse, DiscoverParams, DiscoverResponse, HealthResponse, PinsResponse, ReloadResponse, ServersResponse,
+    Status, ToolResponse,
+};
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
@@ -106,35 +109,56 @@ pub async fn serve(
     serve_with(listener, engine, RestConfig::default(), shutdown).await
 }
 
-/// [`serve`] with limits and access from `config`.
+/// [`serve`] with limits and access from `config`. On Unix, SIGHUP reloads the index's current snapshot
+/// (as `POST /v1/admin/reload` does); a failed reload keeps the old snapshot serving.
 pub async fn serve_with(
     listener: tokio::net::TcpListener,
     engine: Arc<Engine>,
     config: RestConfig,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router_with(engine, config)).with_graceful_shutdown(shutdown).await
+    let reloader = reload_on_hangup(engine.clone());
+    let served = axum::serve(listener, router_with(engine, config)).with_graceful_shutdown(shutdown).await;
+    if let Some(task) = reloader {
+        task.abort();
+    }
+    served
+}
+
+/// Reloads `engine` on every SIGHUP until aborted.
+fn reload_on_hangup(engine: Arc<Engine>) -> Option<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        let mut hup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok()?;
+        Some(tokio::spawn(async move {
+            while hup.recv().await.is_some() {
+                let engine = engine.clone();
+                match tokio::task::spawn_blocking(move || engine.reload()).await {
+                    Ok(Ok(id)) => tracing::info!("SIGHUP: reloaded snapshot {id}"),
+                    Ok(Err(e)) => tracing::error!("SIGHUP: reload failed, still serving the old snapshot: {e}"),
+                    Err(e) => tracing::error!("SIGHUP: reload task failed: {e}"),
+                }
+            }
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = engine;
+        None
+    }
 }
 
 /// Checks the bearer token, when one is configured (constant-time comparison).
 async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if let Some(token) = &state.config.token {
-        let given = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
-        let same =
-            given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-        if !same {
-            return AppError {
-                status: StatusCode::UNAUTHORIZED,
-                code: "unauthorized",
-                message: "missing or wrong bearer token".into(),
-            }
-            .into_response();
+    if let Some(token) = &state.config.token
+        && !bearer_matches(request.headers(), token)
+    {
+        return AppError {
+            status: StatusCode::UNAUTHORIZED,
+            code: "unauthorized",
+            message: "missing or wrong bearer token".into(),
         }
+        .into_response();
     }
     next.run(request).await
 }
@@ -165,7 +189,7 @@ async fn discover(
 ) -> Result<Response, AppError> {
     let Query(shape) = query.map_err(|e| AppError::bad_request("bad_query_string", e.body_text()))?;
     let Json(params) = body.map_err(AppError::from_rejection)?;
-    let mut session = Session::default();
+    let mut session = DeliveredTools::default();
     for entry in &params.loaded {
         let (server_id, name) = entry.split_once('/').ok_or_else(|| {
             AppError::bad_request("bad_request", format!("`loaded` entries are \"server_id/name\", got {entry:?}"))
@@ -244,27 +268,18 @@ async fn metrics(State(state): State<AppState>) -> Response {
 }
 
 /// Swaps in the index's current snapshot; queries in flight finish on the old one.
-async fn reload(State(state): State<AppState>) -> Result<Json<serde_json::Value>, AppError> {
+async fn reload(State(state): State<AppState>) -> Result<Json<ReloadResponse>, AppError> {
     let engine = state.engine.clone();
-    let id = tokio::task::spawn_blocking(move || engine.reload())
+    let snapshot_id = tokio::task::spawn_blocking(move || engine.reload())
         .await
         .map_err(|e| AppError::internal(format!("reload task failed: {e}")))?
         .map_err(|e| AppError { status: StatusCode::CONFLICT, code: "reload_failed", message: e.to_string() })?;
-    Ok(Json(json!({"status": "reloaded", "snapshot_id": id})))
+    Ok(Json(ReloadResponse { status: "reloaded".into(), snapshot_id }))
 }
 
 /// Trust-on-first-use state: how many tools are pinned, and what is held back (with the field drift).
-async fn pins(State(state): State<AppState>) -> Result<Json<serde_json::Value>, AppError> {
-    let pins = Pins::read(state.engine.index_dir()).map_err(|e| AppError::internal(e.to_string()))?;
-    let quarantine: serde_json::Map<String, serde_json::Value> = pins
-        .quarantine
-        .iter()
-        .map(|(k, q)| {
-            let drift = pins.diff(k).unwrap_or_default();
-            (k.clone(), json!({"reason": q.reason, "hash": q.hash, "since": q.since, "drift": drift}))
-        })
-        .collect();
-    Ok(Json(json!({"pinned": pins.pinned.len(), "quarantine": quarantine})))
+async fn pins(State(state): State<AppState>) -> Result<Json<PinsResponse>, AppError> {
+    Ok(Json(state.engine.pins().map_err(|e| AppError::internal(e.to_string()))?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -277,14 +292,13 @@ struct ApproveParams {
 async fn approve(
     State(state): State<AppState>,
     body: Result<Json<ApproveParams>, JsonRejection>,
-) -> Result<Json<serde_json::Value>, AppError> {
+) -> Result<Json<ApproveResponse>, AppError> {
     let Json(params) = body.map_err(AppError::from_rejection)?;
-    let key = params.tool.clone();
     let engine = state.engine.clone();
-    let id = tokio::task::spawn_blocking(move || engine.approve(&key))
+    let approved = tokio::task::spawn_blocking(move || engine.approve(&params.tool))
         .await
         .map_err(|e| AppError::internal(format!("approve task failed: {e}")))??;
-    Ok(Json(json!({"status": "approved", "tool": params.tool, "snapshot_id": id})))
+    Ok(Json(approved))
 }
 
 async fn not_found() -> AppError {

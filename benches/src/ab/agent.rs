@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use toolscout_service::{Engine, Session};
+use toolscout_service::{DeliveredTools, Engine};
 
 use super::arms::{Arm, ToolTable};
 use super::client::{ChatClient, Completion, Sampling, ToolCall};
@@ -44,7 +44,7 @@ impl Agent<'_> {
             engine: self.engine,
             task,
             discover_limit: self.discover_limit,
-            session: Session::default(),
+            session: DeliveredTools::default(),
         };
         let mut messages = vec![
             json!({"role": "system", "content": self.arm.system_prompt()}),

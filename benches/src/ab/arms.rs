@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolscout_indexer::Catalog;
-use toolscout_service::{CALL_TOOL_DESCRIPTION, DISCOVER_DESCRIPTION, call_tool_schema};
+use toolscout_meta_tool::openai_functions;
 
 /// One side of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -59,11 +59,6 @@ const SYSTEM_DISCOVER: &str = "You are a helpful assistant that completes the us
 Your tools are loaded on demand: call discover_tools with the capability you need, then call a delivered tool \
 through call_tool with its server_id, its name and arguments that follow its schema. \
 When you have the tool results, answer the user briefly.";
-
-/// The JSON Schema of `discover_tools`' arguments, as the meta-tool declares them.
-pub(crate) fn discover_schema() -> Value {
-    toolscout_meta_tool::discover_schema()
-}
 
 /// A catalog tool as arm A offers it.
 #[derive(Debug, Clone)]
@@ -129,12 +124,7 @@ impl ToolTable {
     pub(crate) fn tools(&self, arm: Arm) -> Value {
         match arm {
             Arm::Full => Value::Array(self.entries.iter().map(function_definition).collect()),
-            Arm::Discover => json!([
-                {"type": "function", "function": {"name": "discover_tools", "description": DISCOVER_DESCRIPTION,
-                    "parameters": discover_schema()}},
-                {"type": "function", "function": {"name": "call_tool", "description": CALL_TOOL_DESCRIPTION,
-                    "parameters": call_tool_schema()}}
-            ]),
+            Arm::Discover => Value::Array(openai_functions(true)),
         }
     }
 }

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use toolscout_indexer::{BuildOptions, Catalog, Embedder, build, import_catalog};
+use toolscout_indexer::{BuildOptions, Catalog, Embedder, IndexDir, build, import_catalog};
 use toolscout_service::{Engine, EngineConfig};
 
 pub use arms::Arm;
@@ -99,14 +99,14 @@ impl AbBench {
     /// Reads the tasks and the catalog (less `exclude_servers`, and the tasks that need one of them),
     /// builds arm B's index under `index_dir` and opens it, and checks every task against the catalog
     /// ([`AbBench::check`]). CPU-bound.
-    pub fn prepare(config: &AbConfig, embedder: Arc<Embedder>) -> crate::Result<AbBench> {
+    pub fn prepare(config: &AbConfig, embedder: Arc<dyn Embedder>) -> crate::Result<AbBench> {
         let excluded = config.exclude_servers.clone();
         let mut tasks = read_tasks(&config.tasks)?;
         tasks.retain(|t| !t.gold.iter().any(|g| excluded.contains(&g.server)));
         let (mut catalog, _warnings): (Catalog, _) =
             import_catalog(&config.catalog, None).map_err(|e| format!("catalog {}: {e}", config.catalog.display()))?;
         catalog.servers.retain(|s| !config.exclude_servers.contains(&s.server_id));
-        build(&catalog, &embedder, &config.index_dir, &BuildOptions::default())
+        build(&catalog, embedder.as_ref(), &IndexDir::new(&config.index_dir), &BuildOptions::default())
             .map_err(|e| format!("building the index in {}: {e}", config.index_dir.display()))?;
         let engine = Engine::with_embedder(&config.index_dir, embedder, EngineConfig::default())
             .map_err(|e| format!("opening the index in {}: {e}", config.index_dir.display()))?;
@@ -220,7 +220,7 @@ impl AbBench {
 }
 
 /// Prepares the benchmark (on a blocking thread) and runs it: the whole `toolscout ab` in one call.
-pub async fn run(config: &AbConfig, embedder: Arc<Embedder>) -> crate::Result<AbReport> {
+pub async fn run(config: &AbConfig, embedder: Arc<dyn Embedder>) -> crate::Result<AbReport> {
     let owned = config.clone();
     let bench = tokio::task::spawn_blocking(move || AbBench::prepare(&owned, embedder))
         .await

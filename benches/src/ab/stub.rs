@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use toolscout_service::{DiscoverParams, Engine, Format, Session, to_format};
+use toolscout_meta_tool::MAX_LIMIT;
+use toolscout_service::{DeliveredTools, DiscoverParams, Engine, Format, to_format};
 
 use super::arms::{Arm, Entry, ToolTable};
 use super::client::ToolCall;
@@ -73,7 +74,7 @@ pub(crate) struct Stub<'a> {
     pub(crate) engine: &'a Arc<Engine>,
     pub(crate) task: &'a Task,
     pub(crate) discover_limit: Option<usize>,
-    pub(crate) session: Session,
+    pub(crate) session: DeliveredTools,
 }
 
 impl Stub<'_> {
@@ -172,7 +173,7 @@ impl Stub<'_> {
         let need = args.get("need").and_then(Value::as_str).unwrap_or_default().to_string();
         let mut params = DiscoverParams::new(need.clone());
         params.server = args.get("server").and_then(Value::as_str).map(str::to_string);
-        let limit = args.get("limit").and_then(Value::as_u64).map(|l| l.clamp(1, 10) as usize);
+        let limit = args.get("limit").and_then(Value::as_u64).map(|l| l.clamp(1, u64::from(MAX_LIMIT)) as usize);
         params.limit = limit.or(self.discover_limit);
         record.need = Some(need);
         let engine = self.engine.clone();

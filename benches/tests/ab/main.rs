@@ -5,29 +5,11 @@
 mod llama;
 mod scripted;
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::OnceLock;
 
 use toolscout_bench::ab::{AbBench, AbConfig, Arm, Endpoint};
-use toolscout_indexer::{Embedder, EmbedderConfig};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
-
-fn deps() -> PathBuf {
-    std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"))
-}
-
-fn embedder() -> Arc<Embedder> {
-    static MODEL: OnceLock<Arc<Embedder>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            let config = EmbedderConfig::installed(&deps());
-            Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
-        })
-        .clone()
-}
+use toolscout_test_support::{deps, embedder, root};
 
 /// A config over the committed tasks and reference catalog, less `exclude`, against `base_url`.
 fn config(base_url: &str, exclude: &[&str]) -> AbConfig {

@@ -9,8 +9,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
 use super::session::{connect, list};
-use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
-use crate::config::LaunchSpec;
+use super::{CrawlOptions, CrawledServer, ServerFailure, failure, mask_secrets};
+use crate::host_config::LaunchSpec;
 
 /// A Streamable HTTP client transport for `spec`, with its headers (a bearer `Authorization` becomes
 /// rmcp's auth header).
@@ -39,7 +39,11 @@ pub(super) fn transport(
     Ok(StreamableHttpClientTransport::from_config(config.custom_headers(custom)))
 }
 
-pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+pub(super) async fn crawl(
+    name: &str,
+    spec: &LaunchSpec,
+    options: &CrawlOptions,
+) -> Result<CrawledServer, ServerFailure> {
     let transport = transport(name, spec)?;
     let session = async {
         let client = connect(transport, options.protocol).await.map_err(|e| failure(name, "initialize", e))?;

@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
 use crate::catalog::{Catalog, ServerRecord};
-use crate::config::{HostConfig, LaunchSpec};
+use crate::host_config::{HostConfig, LaunchSpec};
 
 /// How a crawl behaves.
 #[derive(Debug, Clone)]
@@ -129,9 +129,6 @@ impl CrawlReport {
     }
 }
 
-/// A successful crawl of one server, before it joins a catalog.
-pub(crate) type Crawled = ServerRecordWithReport;
-
 /// Crawls every server of `config`, `options.concurrency` at a time. Never fails as a whole: each server's
 /// problem is in the report, and every other server's tools land in the catalog.
 pub async fn crawl(config: &HostConfig, options: &CrawlOptions) -> (Catalog, CrawlReport) {
@@ -197,11 +194,7 @@ pub async fn crawl(config: &HostConfig, options: &CrawlOptions) -> (Catalog, Cra
 }
 
 /// Crawls one server under `options.timeout`.
-pub async fn crawl_one(
-    name: &str,
-    spec: &LaunchSpec,
-    options: &CrawlOptions,
-) -> Result<ServerRecordWithReport, ServerFailure> {
+pub async fn crawl_one(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<CrawledServer, ServerFailure> {
     match spec {
         LaunchSpec::Stdio { .. } => stdio::crawl(name, spec, options).await,
         LaunchSpec::Http { .. } => http::crawl(name, spec, options).await,
@@ -210,7 +203,7 @@ pub async fn crawl_one(
 
 /// A crawled server record plus what the crawl noticed on the way.
 #[derive(Debug, Clone)]
-pub struct ServerRecordWithReport {
+pub struct CrawledServer {
     /// The server and its tools.
     pub record: ServerRecord,
     /// `tools/list` pages followed.

@@ -9,9 +9,9 @@ use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, PaginatedReq
 use rmcp::service::RunningService;
 use serde_json::Value;
 
-use super::{CrawlOptions, Crawled, Protocol, ServerFailure, failure};
+use super::{CrawlOptions, CrawledServer, Protocol, ServerFailure, failure};
 use crate::catalog::{ServerRecord, ServerSource, ToolRecord};
-use crate::config::LaunchSpec;
+use crate::host_config::LaunchSpec;
 
 /// `result.tools` arrays of `tools/list` responses, as raw JSON, in arrival order.
 #[derive(Default)]
@@ -69,7 +69,7 @@ pub(crate) async fn list(
     client: &RunningService<RoleClient, ClientConfig>,
     raw: Option<&RawPages>,
     options: &CrawlOptions,
-) -> Result<Crawled, ServerFailure> {
+) -> Result<CrawledServer, ServerFailure> {
     let info = client.peer_info();
     let mut warnings = Vec::new();
     let mut typed = Vec::new();
@@ -138,5 +138,5 @@ pub(crate) async fn list(
         protocol_version: info.as_ref().map(|i| i.protocol_version.to_string()),
         tools,
     };
-    Ok(Crawled { record, pages, stdout_noise: 0, warnings })
+    Ok(CrawledServer { record, pages, stdout_noise: 0, warnings })
 }

@@ -16,8 +16,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
 
 use super::session::{RawPages, connect, list};
-use super::{CrawlOptions, Crawled, ServerFailure, failure, mask_secrets};
-use crate::config::LaunchSpec;
+use super::{CrawlOptions, CrawledServer, ServerFailure, failure, mask_secrets};
+use crate::host_config::LaunchSpec;
 
 /// Longest stdout line passed on; longer lines are dropped (and counted as noise).
 const MAX_LINE: usize = 64 << 20;
@@ -107,7 +107,11 @@ impl StdioChild {
     }
 }
 
-pub(super) async fn crawl(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<Crawled, ServerFailure> {
+pub(super) async fn crawl(
+    name: &str,
+    spec: &LaunchSpec,
+    options: &CrawlOptions,
+) -> Result<CrawledServer, ServerFailure> {
     let (child, transport) = StdioChild::spawn(name, spec)?;
     let (raw, noise) = (child.raw.clone(), child.noise.clone());
     let session = async {

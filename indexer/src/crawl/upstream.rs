@@ -13,7 +13,7 @@ use super::http::transport as http_transport;
 use super::session::client_config;
 use super::stdio::StdioChild;
 use super::{ServerFailure, failure};
-use crate::config::LaunchSpec;
+use crate::host_config::LaunchSpec;
 
 /// A connected MCP server.
 pub struct Upstream {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 use toolscout_indexer::{CrawlOptions, CrawlOutcome, HostConfig, LaunchSpec, crawl};
 
-use crate::support::{deps, root, shared};
+use toolscout_test_support::{deps, root, shared};
 
 fn fixture_config() -> HostConfig {
     let path = deps().join("mcp-servers/mcpServers.json");

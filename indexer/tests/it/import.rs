@@ -2,7 +2,7 @@
 
 use toolscout_indexer::{import_catalog, import_catalog_str};
 
-use crate::support::shared;
+use toolscout_test_support::shared;
 
 #[test]
 fn livemcpbench_keeps_real_tools_verbatim() {

@@ -7,4 +7,3 @@
 mod crawl;
 mod import;
 mod snapshot;
-mod support;

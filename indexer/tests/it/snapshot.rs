@@ -1,9 +1,8 @@
 //! Index snapshots with the real embedding model: build, open, incremental update, atomic publish,
 //! integrity checks.
 
-use toolscout_indexer::{BuildOptions, Catalog, Error, Snapshot, build, import_catalog};
-
-use crate::support::{embedder, root};
+use toolscout_indexer::{BuildOptions, Catalog, Error, FORMAT_VERSION, IndexDir, Snapshot, build, import_catalog};
+use toolscout_test_support::{embedder, root};
 
 fn small_catalog() -> Catalog {
     let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
@@ -20,10 +19,11 @@ fn small_catalog() -> Catalog {
 fn build_open_and_search_both_levels() {
     let dir = tempfile::tempdir().expect("tempdir");
     let catalog = small_catalog();
-    let manifest = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let manifest =
+        build(&catalog, embedder().as_ref(), &IndexDir::new(dir.path()), &BuildOptions::default()).expect("build");
     assert_eq!((manifest.servers, manifest.tools), (3, 21));
     assert_eq!(manifest.dimensions, 384);
-    let snap = Snapshot::open(dir.path()).expect("open");
+    let snap = Snapshot::open(&IndexDir::new(dir.path())).expect("open");
     assert_eq!(snap.tools.len(), 21);
     let q = embedder().embed_query("post a message in a chat channel").expect("embed");
     let best_server = snap.server_ann.search(&q, 1)[0].id as usize;
@@ -42,7 +42,8 @@ fn build_open_and_search_both_levels() {
 fn incremental_update_reembeds_only_changed_tools() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut catalog = small_catalog();
-    let first = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let first =
+        build(&catalog, embedder().as_ref(), &IndexDir::new(dir.path()), &BuildOptions::default()).expect("build");
     assert_eq!(first.build.reused, 0);
     // Change one tool's description and remove another.
     let server = catalog.servers.iter_mut().find(|s| s.name == "time").expect("time");
@@ -50,13 +51,14 @@ fn incremental_update_reembeds_only_changed_tools() {
     tool["description"] = serde_json::json!("Tell the current wall-clock time in any city.");
     server.tools[0] = toolscout_indexer::ToolRecord::new(tool, None).expect("valid");
     let removed = server.tools.pop().expect("a tool").name;
-    let second = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("rebuild");
+    let second =
+        build(&catalog, embedder().as_ref(), &IndexDir::new(dir.path()), &BuildOptions::default()).expect("rebuild");
     // The changed tool and its server's document (its summary changed) are embedded again.
     assert_eq!(second.build.embedded, 2, "{:?}", second.build);
     assert_eq!(second.build.reused, first.servers + first.tools - 1 - 2);
     assert_eq!((second.build.added, second.build.changed, second.build.removed), (0, 1, 1));
     assert_eq!(first.build.added, first.tools);
-    let snap = Snapshot::open(dir.path()).expect("open");
+    let snap = Snapshot::open(&IndexDir::new(dir.path())).expect("open");
     assert_eq!(snap.manifest.snapshot_id, second.snapshot_id);
     assert!(snap.tools.iter().all(|t| t.name != removed), "removed tools disappear");
 }
@@ -65,12 +67,13 @@ fn incremental_update_reembeds_only_changed_tools() {
 fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
     let dir = tempfile::tempdir().expect("tempdir");
     let catalog = small_catalog();
-    let live = build(&catalog, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    let live =
+        build(&catalog, embedder().as_ref(), &IndexDir::new(dir.path()), &BuildOptions::default()).expect("build");
     // A build killed half-way leaves only a temporary folder behind; CURRENT still names the old snapshot.
     let half = dir.path().join("snapshots/.tmp-crashed-1");
     std::fs::create_dir_all(&half).expect("mkdir");
     std::fs::write(half.join("catalog.bin"), b"partial").expect("write");
-    assert_eq!(Snapshot::open(dir.path()).expect("open").manifest.snapshot_id, live.snapshot_id);
+    assert_eq!(Snapshot::open(&IndexDir::new(dir.path())).expect("open").manifest.snapshot_id, live.snapshot_id);
 
     // Flipping a byte in a data file is caught by the checksums.
     let snap_dir = dir.path().join("snapshots").join(&live.snapshot_id);
@@ -78,18 +81,19 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
     let mut bytes = std::fs::read(&vectors).expect("read");
     bytes[100] ^= 0xff;
     std::fs::write(&vectors, bytes).expect("write");
-    assert!(matches!(Snapshot::open(dir.path()), Err(Error::IndexCorrupt { .. })));
+    assert!(matches!(Snapshot::open(&IndexDir::new(dir.path())), Err(Error::IndexCorrupt { .. })));
 
     // A newer format is refused with a clear error.
     let manifest = snap_dir.join("manifest.json");
-    let text =
-        std::fs::read_to_string(&manifest).expect("read").replace("\"format_version\": 1", "\"format_version\": 99");
+    let text = std::fs::read_to_string(&manifest)
+        .expect("read")
+        .replace(&format!("\"format_version\": {FORMAT_VERSION}"), "\"format_version\": 99");
     std::fs::write(&manifest, text).expect("write");
-    assert!(matches!(Snapshot::open(dir.path()), Err(Error::FormatVersion { found: 99, .. })));
+    assert!(matches!(Snapshot::open(&IndexDir::new(dir.path())), Err(Error::FormatVersion { found: 99, .. })));
 
     // A folder that is not an index is not overwritten.
     let other = tempfile::tempdir().expect("tempdir");
     std::fs::write(other.path().join("precious.txt"), b"keep me").expect("write");
-    assert!(build(&catalog, &embedder(), other.path(), &BuildOptions::default()).is_err());
+    assert!(build(&catalog, embedder().as_ref(), &IndexDir::new(other.path()), &BuildOptions::default()).is_err());
     assert!(other.path().join("precious.txt").exists());
 }

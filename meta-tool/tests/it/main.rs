@@ -1,32 +1,28 @@
 //! The `discover_tools` MCP server, client and server in one process over an in-memory duplex pipe,
-//! with a real engine over real servers' tools.
+//! with a real engine over real servers' tools; and cache-stable delivery of what it finds.
 
-use std::path::{Path, PathBuf};
+mod delivery;
+
+use std::path::Path;
 use std::sync::Arc;
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use serde_json::{Value, json};
-use toolscout_indexer::{BuildOptions, Catalog, Embedder, EmbedderConfig, build, import_catalog};
+use toolscout_indexer::{BuildOptions, Catalog, IndexDir, build, import_catalog};
 use toolscout_meta_tool::{DISCOVER_DESCRIPTION, DiscoverServer};
 use toolscout_service::{Engine, EngineConfig};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
-}
 
 fn engine(dir: &Path) -> Arc<Engine> {
     engine_with(dir, &["slack", "time", "google-maps", "github"])
 }
 
 fn engine_with(dir: &Path, keep: &[&str]) -> Arc<Engine> {
-    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
-    let config = EmbedderConfig::installed(&deps);
-    let embedder = Arc::new(Embedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"));
-    let (catalog, _) = import_catalog(&root().join("data/catalog/reference-servers.jsonl"), None).expect("fixture");
+    let embedder = toolscout_test_support::embedder();
+    let (catalog, _) = import_catalog(&toolscout_test_support::reference_catalog(), None).expect("fixture");
     let catalog =
         Catalog { servers: catalog.servers.into_iter().filter(|s| keep.contains(&s.name.as_str())).collect() };
-    build(&catalog, &embedder, dir, &BuildOptions::default()).expect("build");
+    build(&catalog, embedder.as_ref(), &IndexDir::new(dir), &BuildOptions::default()).expect("build");
     Arc::new(Engine::with_embedder(dir, embedder, EngineConfig::default()).expect("engine"))
 }
 
@@ -66,7 +62,7 @@ async fn one_tool_verbatim_schemas_and_no_repeats() {
     assert!(!delivered.is_empty());
     let post = delivered.iter().find(|t| t["name"] == "slack_post_message").expect("slack_post_message delivered");
     // Verbatim: the definition equals the crawled one, and the text carries it byte for byte.
-    let fixture = std::fs::read_to_string(root().join("data/catalog/reference-servers.jsonl")).expect("read");
+    let fixture = std::fs::read_to_string(toolscout_test_support::reference_catalog()).expect("read");
     let original = fixture
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("json"))
@@ -113,7 +109,7 @@ async fn one_tool_verbatim_schemas_and_no_repeats() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn call_tool_forwards_delivered_tools_to_the_real_server() {
-    let deps = std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"));
+    let deps = toolscout_test_support::deps();
     let hosts = toolscout_indexer::HostConfig::read(&deps.join("mcp-servers/mcpServers.json"))
         .expect("run scripts/setup-mcp-servers.sh");
     let dir = tempfile::tempdir().expect("tempdir");

@@ -152,7 +152,13 @@ fn a_flooding_server_gets_at_most_its_share() {
         tools,
     });
     let dir = tempfile::tempdir().expect("tempdir");
-    build(&catalog, &crate::support::embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    build(
+        &catalog,
+        crate::support::embedder().as_ref(),
+        &toolscout_indexer::IndexDir::new(dir.path()),
+        &BuildOptions::default(),
+    )
+    .expect("build");
     let engine = toolscout_service::Engine::with_embedder(dir.path(), crate::support::embedder(), Default::default())
         .expect("engine");
     let answer = engine.search(&DiscoverParams::new("post a message to a slack channel")).expect("search");
@@ -189,7 +195,13 @@ fn poisoned_definitions_carry_warnings_and_can_be_excluded() {
         tools: vec![ToolRecord::new(tool, None).expect("tool")],
     });
     let dir = tempfile::tempdir().expect("tempdir");
-    build(&catalog, &crate::support::embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    build(
+        &catalog,
+        crate::support::embedder().as_ref(),
+        &toolscout_indexer::IndexDir::new(dir.path()),
+        &BuildOptions::default(),
+    )
+    .expect("build");
     let open = |exclude_flagged| {
         let config = toolscout_service::EngineConfig { exclude_flagged, ..Default::default() };
         toolscout_service::Engine::with_embedder(dir.path(), crate::support::embedder(), config).expect("engine")

@@ -1,7 +1,6 @@
 //! Integration tests of the engine and the REST API over an index of real MCP servers (the committed
 //! crawl in `data/catalog/reference-servers.jsonl`), built with the real embedding model.
 
-mod delivery;
 mod engine;
 mod pins;
 mod reload;

@@ -24,7 +24,8 @@ fn served(engine: &Engine, query: &str) -> Vec<String> {
 async fn a_rug_pull_is_held_back_until_approved() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut cat = catalog(&["slack", "time"]);
-    build(&cat, &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    build(&cat, embedder().as_ref(), &toolscout_indexer::IndexDir::new(dir.path()), &BuildOptions::default())
+        .expect("build");
     let engine =
         std::sync::Arc::new(Engine::with_embedder(dir.path(), embedder(), EngineConfig::default()).expect("engine"));
     assert!(served(&engine, "post a message to a slack channel").contains(&"slack/slack_post_message".to_string()));
@@ -38,7 +39,8 @@ async fn a_rug_pull_is_held_back_until_approved() {
     let options = BuildOptions { quarantine_new_servers: true, ..BuildOptions::default() };
     let mut with_maps = cat.clone();
     with_maps.servers.extend(catalog(&["google-maps"]).servers);
-    let manifest = build(&with_maps, &embedder(), dir.path(), &options).expect("rebuild");
+    let manifest = build(&with_maps, embedder().as_ref(), &toolscout_indexer::IndexDir::new(dir.path()), &options)
+        .expect("rebuild");
     assert_eq!(manifest.build.pins.changed, ["slack/slack_post_message"]);
     assert_eq!(manifest.build.pins.new_server.len(), 7, "google-maps is new: all 7 tools held");
     let id = engine.reload().expect("reload");

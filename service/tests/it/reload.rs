@@ -18,7 +18,13 @@ fn catalog(servers: &[&str]) -> Catalog {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reloads_under_load_drop_nothing() {
     let dir = tempfile::tempdir().expect("tempdir");
-    build(&catalog(&["slack", "time"]), &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    build(
+        &catalog(&["slack", "time"]),
+        embedder().as_ref(),
+        &toolscout_indexer::IndexDir::new(dir.path()),
+        &BuildOptions::default(),
+    )
+    .expect("build");
     let engine = Arc::new(Engine::with_embedder(dir.path(), embedder(), EngineConfig::default()).expect("engine"));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
@@ -53,11 +59,12 @@ async fn reloads_under_load_drop_nothing() {
     {
         let catalog = catalog(servers);
         let dir_path = dir.path().to_path_buf();
-        let manifest =
-            tokio::task::spawn_blocking(move || build(&catalog, &embedder(), &dir_path, &BuildOptions::default()))
-                .await
-                .expect("join")
-                .expect("rebuild");
+        let manifest = tokio::task::spawn_blocking(move || {
+            build(&catalog, embedder().as_ref(), &toolscout_indexer::IndexDir::new(&dir_path), &BuildOptions::default())
+        })
+        .await
+        .expect("join")
+        .expect("rebuild");
         assert_eq!(reload(&client, addr).await["snapshot_id"], manifest.snapshot_id.as_str());
         let health: Value =
             client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
@@ -89,7 +96,13 @@ async fn reloads_under_load_drop_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
     let dir = tempfile::tempdir().expect("tempdir");
-    build(&catalog(&["slack", "time"]), &embedder(), dir.path(), &BuildOptions::default()).expect("build");
+    build(
+        &catalog(&["slack", "time"]),
+        embedder().as_ref(),
+        &toolscout_indexer::IndexDir::new(dir.path()),
+        &BuildOptions::default(),
+    )
+    .expect("build");
     let mut addrs = Vec::new();
     let mut stops = Vec::new();
     for _ in 0..2 {
@@ -121,7 +134,12 @@ async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
     assert!(!ask(addrs[0]).await && !ask(addrs[1]).await, "no maps server yet");
     let dir_path = dir.path().to_path_buf();
     let manifest = tokio::task::spawn_blocking(move || {
-        build(&catalog(&["slack", "time", "google-maps"]), &embedder(), &dir_path, &BuildOptions::default())
+        build(
+            &catalog(&["slack", "time", "google-maps"]),
+            embedder().as_ref(),
+            &toolscout_indexer::IndexDir::new(&dir_path),
+            &BuildOptions::default(),
+        )
     })
     .await
     .expect("join")

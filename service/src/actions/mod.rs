@@ -1,0 +1,321 @@
+//! Action families: what a request asks to *do* and what a tool *does*, read from verbs, so that "void
+//! that invoice" and `finalizeInvoice` are seen to disagree even when their words and vectors are close.
+//!
+//! The table is data (`families.txt`, one family per line with its class, the families it does not
+//! conflict with, its verbs, and an example checked by a test). Verbs match by surface form: each base
+//! form also matches its -s / -es / -ed / -ing forms. Pure code, no I/O.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The table, compiled into the binary.
+const FAMILIES: &str = include_str!("families.txt");
+
+/// A family, by its row in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Family(u16);
+
+/// How much a family's actions change the world, least to most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectClass {
+    /// Reads (own data, public data).
+    Read,
+    /// Changes something reversibly (edit, label, comment).
+    Change,
+    /// Creates new entities.
+    Create,
+    /// Communicates or publishes outside (send, post, deploy).
+    External,
+    /// Cannot be undone or moves money (delete, cancel, pay).
+    Irreversible,
+}
+
+/// One action found in a text: its family, the word(s) that showed it, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// The family.
+    pub family: Family,
+    /// The verb as written (a phrase's words joined by a space).
+    pub verb: String,
+    /// Index of its first word among the text's words.
+    pub at: usize,
+    /// Number of words it spans.
+    pub len: usize,
+}
+
+/// Agreement of a request's action with a tool's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// Same family.
+    Same,
+    /// Different families that do not conflict (get / list / search, create / save, …).
+    Compatible,
+    /// Two known families that conflict (void vs finalize, delete vs create).
+    Conflict,
+    /// One side has no recognised action.
+    Unknown,
+}
+
+struct Row {
+    name: String,
+    class: EffectClass,
+    compatible: Vec<String>,
+    verbs: Vec<String>,
+    example: (String, String),
+}
+
+/// The compiled table.
+pub struct Families {
+    rows: Vec<Row>,
+    /// Surface form (one word, or two words joined by a space) → family.
+    forms: HashMap<String, Family>,
+    compatible: Vec<Vec<bool>>,
+}
+
+impl std::fmt::Debug for Families {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Families").field("families", &self.rows.len()).finish()
+    }
+}
+
+/// The built-in table.
+pub fn families() -> &'static Families {
+    static TABLE: OnceLock<Families> = OnceLock::new();
+    TABLE.get_or_init(|| Families::parse(FAMILIES).expect("families.txt is checked by a test"))
+}
+
+impl Families {
+    fn parse(text: &str) -> Result<Families, String> {
+        let mut rows = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [name, class, compatible, verbs, example] = cols[..] else {
+                return Err(format!("families.txt line {}: expected 5 columns", n + 1));
+            };
+            let class = match class {
+                "read" => EffectClass::Read,
+                "change" => EffectClass::Change,
+                "create" => EffectClass::Create,
+                "external" => EffectClass::External,
+                "irreversible" => EffectClass::Irreversible,
+                other => return Err(format!("families.txt line {}: unknown class {other:?}", n + 1)),
+            };
+            let (request, tool) = example
+                .split_once("=>")
+                .ok_or_else(|| format!("families.txt line {}: example needs `request => tool`", n + 1))?;
+            rows.push(Row {
+                name: name.to_string(),
+                class,
+                compatible: compatible.split_whitespace().map(str::to_string).collect(),
+                verbs: verbs.split_whitespace().map(|v| v.replace('_', " ")).collect(),
+                example: (request.trim().to_string(), tool.trim().to_string()),
+            });
+        }
+        let index: HashMap<String, u16> = rows.iter().enumerate().map(|(i, r)| (r.name.clone(), i as u16)).collect();
+        let mut compatible = vec![vec![false; rows.len()]; rows.len()];
+        for (i, r) in rows.iter().enumerate() {
+            compatible[i][i] = true;
+            for c in &r.compatible {
+                let j = *index.get(c).ok_or_else(|| format!("families.txt: {} names unknown family {c}", r.name))?;
+                compatible[i][j as usize] = true;
+                compatible[j as usize][i] = true;
+            }
+        }
+        let mut forms = HashMap::new();
+        for (i, r) in rows.iter().enumerate() {
+            for verb in &r.verbs {
+                for form in inflections(verb) {
+                    if let Some(prev) = forms.insert(form.clone(), Family(i as u16))
+                        && prev != Family(i as u16)
+                    {
+                        return Err(format!(
+                            "families.txt: {form:?} is in both {} and {}",
+                            rows[prev.0 as usize].name, r.name
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(Families { rows, forms, compatible })
+    }
+
+    /// The family's name (`delete`, `send`, …).
+    pub fn name(&self, f: Family) -> &str {
+        &self.rows[f.0 as usize].name
+    }
+
+    /// The family's effect class.
+    pub fn class(&self, f: Family) -> EffectClass {
+        self.rows[f.0 as usize].class
+    }
+
+    /// The family called `name`.
+    pub fn by_name(&self, name: &str) -> Option<Family> {
+        self.rows.iter().position(|r| r.name == name).map(|i| Family(i as u16))
+    }
+
+    /// The table's example for a family: a request and a tool name that both show it.
+    pub fn example(&self, f: Family) -> (&str, &str) {
+        let (request, tool) = &self.rows[f.0 as usize].example;
+        (request, tool)
+    }
+
+    /// Number of families.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the table is empty (never, for the built-in one).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// How a request's action relates to a tool's.
+    pub fn agreement(&self, request: Option<Family>, tool: Option<Family>) -> Agreement {
+        match (request, tool) {
+            (Some(a), Some(b)) if a == b => Agreement::Same,
+            (Some(a), Some(b)) if self.compatible[a.0 as usize][b.0 as usize] => Agreement::Compatible,
+            (Some(_), Some(_)) => Agreement::Conflict,
+            _ => Agreement::Unknown,
+        }
+    }
+
+    /// Every action in `words` (lowercase), in order; two-word phrases win over their first word.
+    pub fn actions(&self, words: &[&str]) -> Vec<Action> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            if i + 1 < words.len() {
+                let phrase = format!("{} {}", words[i], words[i + 1]);
+                if let Some(&family) = self.forms.get(&phrase) {
+                    out.push(Action { family, verb: phrase, at: i, len: 2 });
+                    i += 2;
+                    continue;
+                }
+            }
+            if let Some(&family) = self.forms.get(words[i]) {
+                out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The first action in `words`.
+    pub fn first_action(&self, words: &[&str]) -> Option<Action> {
+        self.actions(words).into_iter().next()
+    }
+}
+
+/// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .map(|w| w.trim_matches('\'').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// A verb and its regular inflections (a phrase inflects its first word).
+fn inflections(verb: &str) -> Vec<String> {
+    let (head, tail) = match verb.split_once(' ') {
+        Some((h, t)) => (h, format!(" {t}")),
+        None => (verb, String::new()),
+    };
+    let mut forms = vec![head.to_string()];
+    let stem_e = head.strip_suffix('e');
+    match head.chars().last() {
+        Some('e') => {
+            forms.push(format!("{head}s"));
+            forms.push(format!("{head}d"));
+            forms.push(format!("{}ing", stem_e.unwrap_or(head)));
+        }
+        Some('y') if !head.ends_with("ay") && !head.ends_with("ey") && !head.ends_with("oy") => {
+            let stem = &head[..head.len() - 1];
+            forms.push(format!("{stem}ies"));
+            forms.push(format!("{stem}ied"));
+            forms.push(format!("{head}ing"));
+        }
+        _ => {
+            let es = head.ends_with('s') || head.ends_with("sh") || head.ends_with("ch") || head.ends_with('x');
+            forms.push(if es { format!("{head}es") } else { format!("{head}s") });
+            forms.push(format!("{head}ed"));
+            forms.push(format!("{head}ing"));
+            // stop → stopped, stopping (one short vowel before a final consonant).
+            let chars: Vec<char> = head.chars().collect();
+            if chars.len() >= 3 && chars.len() <= 4 {
+                let [.., a, b, c] = chars[..] else { unreachable!("length checked") };
+                if !is_vowel(a) && is_vowel(b) && !is_vowel(c) && !"wxy".contains(c) {
+                    forms.push(format!("{head}{c}ed"));
+                    forms.push(format!("{head}{c}ing"));
+                }
+            }
+        }
+    }
+    forms.into_iter().map(|f| format!("{f}{tail}")).collect()
+}
+
+fn is_vowel(c: char) -> bool {
+    "aeiou".contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn family_of_request(text: &str) -> Option<String> {
+        let t = families();
+        let w = words(text);
+        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+        t.first_action(&refs).map(|a| t.name(a.family).to_string())
+    }
+
+    fn family_of_tool(name: &str) -> Option<String> {
+        let t = families();
+        let w = words(&toolscout_indexer::split_name(name));
+        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+        t.first_action(&refs).map(|a| t.name(a.family).to_string())
+    }
+
+    /// One check per family, from the table's own example column.
+    #[test]
+    fn every_family_recognises_its_example_request_and_tool() {
+        let t = families();
+        assert!(t.len() > 40);
+        for row in &t.rows {
+            let (request, tool) = &row.example;
+            assert_eq!(family_of_request(request).as_deref(), Some(row.name.as_str()), "request {request:?}");
+            assert_eq!(family_of_tool(tool).as_deref(), Some(row.name.as_str()), "tool {tool:?}");
+        }
+    }
+
+    #[test]
+    fn inflections_phrases_and_agreement() {
+        let check = |text: &str, family: Option<&str>| assert_eq!(family_of_request(text).as_deref(), family, "{text}");
+        check("Creates a new issue", Some("create"));
+        check("deleting old branches", Some("delete"));
+        check("it stopped", Some("stop"));
+        check("please roll back the deploy", Some("revert"));
+        check("tell me the time in Tokyo", Some("get"));
+        check("tell #deploys we shipped", Some("send"));
+        check("weather in Paris tomorrow", None);
+        let t = families();
+        let f = |n: &str| t.by_name(n);
+        assert_eq!(t.agreement(f("cancel"), f("close")), Agreement::Conflict, "void vs finalize");
+        assert_eq!(t.agreement(f("search"), f("get")), Agreement::Compatible);
+        assert_eq!(t.agreement(f("get"), f("search")), Agreement::Compatible, "symmetric");
+        assert_eq!(t.agreement(f("delete"), f("delete")), Agreement::Same);
+        assert_eq!(t.agreement(None, f("delete")), Agreement::Unknown);
+        assert_eq!(t.class(f("pay").expect("pay")), EffectClass::Irreversible);
+    }
+
+    #[test]
+    fn a_form_in_two_families_is_refused() {
+        let text = "a | read | | get | get x => get_x\nb | read | | get | get y => get_y\n";
+        assert!(Families::parse(text).expect_err("duplicate").contains("both"));
+    }
+}

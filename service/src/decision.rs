@@ -1,0 +1,172 @@
+//! The found / not-found decision: a logistic model over the [`FEATURES`] of each candidate, fitted by
+//! `toolscout calibrate` and stored in the index folder (`calibration.json`, owned by the indexer's
+//! `IndexDir`), else the built-in one fitted on the dev sets. A tool is kept when its probability reaches
+//! the tool cut; a request is `found` when its best tool's probability reaches the request cut.
+
+use serde::{Deserialize, Serialize};
+use toolscout_indexer::{Calibration, DecisionModel, IndexDir};
+
+use crate::features::{FEATURES, Features};
+use crate::{Error, Result};
+
+/// The calibration shipped in the binary (fitted on the dev sets with the default model and engine; see
+/// BENCHMARKS.md for how).
+const BUILT_IN: &str = include_str!("decision/built-in.json");
+
+/// Where the decision in force came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionSource {
+    /// The built-in calibration.
+    BuiltIn,
+    /// The index's `calibration.json`.
+    Calibration,
+    /// The built-in calibration with the request cut set by configuration.
+    Config,
+}
+
+/// A decision model ready to score feature vectors.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    model: DecisionModel,
+    /// For each model weight, the position of its feature in [`FEATURES`].
+    positions: Vec<usize>,
+    /// Where it came from.
+    pub source: DecisionSource,
+    /// The embedding model it was fitted for.
+    pub fitted_for: String,
+}
+
+impl Decision {
+    /// A decision from a stored model; every feature it names must be one this engine computes.
+    pub fn new(model: DecisionModel, source: DecisionSource, fitted_for: String) -> Result<Decision> {
+        if model.features.len() != model.weights.len() {
+            return Err(Error::BadCalibration("features and weights differ in length".into()));
+        }
+        let positions = model
+            .features
+            .iter()
+            .map(|f| {
+                FEATURES
+                    .iter()
+                    .position(|g| g == f)
+                    .ok_or_else(|| Error::BadCalibration(format!("unknown feature {f:?}")))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Decision { model, positions, source, fitted_for })
+    }
+
+    /// The built-in decision.
+    pub fn built_in() -> Decision {
+        let c: Calibration = serde_json::from_str(BUILT_IN).expect("the built-in calibration is checked by a test");
+        Decision::new(c.decision, DecisionSource::BuiltIn, c.model_id).expect("checked by a test")
+    }
+
+    /// The decision for an index: its calibration when it has one (which must match `model_id` and
+    /// `engine`), else the built-in one. `request_cut` overrides the request cut.
+    pub fn for_index(dir: &IndexDir, model_id: &str, engine: &str, request_cut: Option<f32>) -> Result<Decision> {
+        let mut decision = match dir.read_calibration()? {
+            Some(c) => {
+                let path = dir.calibration_path();
+                if c.model_id != model_id {
+                    return Err(Error::BadCalibration(format!(
+                        "{} was fitted for model {}, but the index uses {model_id}; run `toolscout calibrate` again",
+                        path.display(),
+                        c.model_id
+                    )));
+                }
+                if c.engine != engine {
+                    return Err(Error::BadCalibration(format!(
+                        "{} was fitted for engine configuration {}, but this engine is {engine}; run `toolscout \
+                         calibrate` again",
+                        path.display(),
+                        c.engine
+                    )));
+                }
+                Decision::new(c.decision, DecisionSource::Calibration, c.model_id)
+                    .map_err(|e| Error::BadCalibration(format!("{}: {e}", path.display())))?
+            }
+            None => Decision::built_in(),
+        };
+        if let Some(cut) = request_cut {
+            decision.model.request_cut = cut;
+            decision.source = DecisionSource::Config;
+        }
+        Ok(decision)
+    }
+
+    /// The probability that a tool with these features serves the request.
+    pub fn probability(&self, f: &Features) -> f32 {
+        let z: f32 =
+            self.model.bias + self.positions.iter().zip(&self.model.weights).map(|(&i, w)| w * f[i]).sum::<f32>();
+        1.0 / (1.0 + (-z).exp())
+    }
+
+    /// Lowest probability of a delivered tool.
+    pub fn tool_cut(&self) -> f32 {
+        self.model.tool_cut
+    }
+
+    /// Lowest best-tool probability of a `found` answer.
+    pub fn request_cut(&self) -> f32 {
+        self.model.request_cut
+    }
+
+    /// The model.
+    pub fn model(&self) -> &DecisionModel {
+        &self.model
+    }
+}
+
+/// Fingerprint of everything that shapes the feature values of an engine configuration: a calibration
+/// fitted under one fingerprint is refused under another.
+pub(crate) fn fingerprint(config: &crate::EngineConfig) -> String {
+    let w = &config.weights;
+    let described = serde_json::json!({
+        "features": FEATURES,
+        "families": crate::actions::families().len(),
+        "weights": [w.tool_dense, w.tool_bm25, w.server_dense, w.server_bm25, w.bm25_k],
+        "top_servers": config.top_servers,
+        "global_tools": config.global_tools,
+        "multi_intent": config.multi_intent,
+    });
+    toolscout_indexer::content_hash(&serde_json::json!({"name": "engine", "description": described.to_string()}))[..16]
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_loads_and_unknown_features_are_refused() {
+        let d = Decision::built_in();
+        assert_eq!(d.source, DecisionSource::BuiltIn);
+        assert!((0.0..=1.0).contains(&d.request_cut()));
+        let bad = DecisionModel {
+            features: vec!["nope".into()],
+            weights: vec![1.0],
+            bias: 0.0,
+            tool_cut: 0.5,
+            request_cut: 0.5,
+        };
+        assert!(Decision::new(bad, DecisionSource::Calibration, "m".into()).is_err());
+    }
+
+    #[test]
+    fn probability_is_the_logistic_of_the_weighted_sum() {
+        let model = DecisionModel {
+            features: vec!["fused".into(), "action_conflict".into()],
+            weights: vec![10.0, -4.0],
+            bias: -3.0,
+            tool_cut: 0.5,
+            request_cut: 0.5,
+        };
+        let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
+        let mut f = [0.0; FEATURES.len()];
+        f[FEATURES.iter().position(|n| *n == "fused").expect("fused")] = 0.3;
+        assert!((d.probability(&f) - 0.5).abs() < 1e-6);
+        f[FEATURES.iter().position(|n| *n == "action_conflict").expect("conflict")] = 1.0;
+        assert!(d.probability(&f) < 0.05);
+    }
+}

@@ -1,0 +1,217 @@
+//! Lexical profiles of one snapshot: the stemmed terms of each tool's fields (name, description,
+//! parameters, server), its action family and the object words of its name, plus the catalog's term
+//! weights (IDF). Built once per loaded snapshot; the scoring stage reads them for every candidate.
+//! Pure code, no I/O.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+use toolscout_indexer::{Snapshot, split_name, terms};
+
+use crate::actions::{Family, families, words};
+
+/// Words that name no capability in a catalog of MCP tools, stemmed (also never a server's "service
+/// word").
+pub(crate) const NOISE: [&str; 16] = [
+    "mcp", "server", "api", "tool", "servic", "function", "client", "offici", "integr", "plugin", "ai", "the", "sdk",
+    "js", "py", "node",
+];
+
+/// English function words and request fillers, stemmed as the analyzer stems them.
+pub(crate) const STOP: [&str; 77] = [
+    "a", "an", "the", "to", "of", "in", "on", "for", "with", "my", "me", "i", "you", "your", "pleas", "can", "could",
+    "would", "should", "and", "or", "is", "are", "be", "been", "this", "that", "these", "those", "it", "from", "at",
+    "by", "as", "all", "some", "what", "which", "how", "want", "need", "help", "use", "us", "we", "our", "do", "does",
+    "did", "have", "has", "had", "will", "just", "now", "there", "here", "into", "about", "up", "so", "if", "then",
+    "than", "also", "any", "it'", "i'm", "i'd", "let", "let'", "get", "like", "thank", "hey", "hi", "one",
+];
+
+/// A term id in a snapshot's vocabulary.
+pub(crate) type TermId = u32;
+
+/// What the scoring stage knows of one tool's words.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ToolProfile {
+    /// Terms of the tool name (split) and title.
+    pub name: HashSet<TermId>,
+    /// Terms of the description.
+    pub description: HashSet<TermId>,
+    /// Terms of parameter names, descriptions and enum values.
+    pub params: HashSet<TermId>,
+    /// The action of its name (else of its description's first words).
+    pub action: Option<Family>,
+    /// Terms of its name other than its verb, its server's words and noise: what it acts on.
+    pub object: Vec<TermId>,
+}
+
+/// What the scoring stage knows of one server's words.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ServerProfile {
+    /// Terms of its name, title and description.
+    pub terms: HashSet<TermId>,
+    /// The words that identify the service when a request names it (`stripe`, `github`): its name's
+    /// terms minus noise. Empty when the name is only noise.
+    pub service: Vec<TermId>,
+}
+
+/// Profiles of every tool and server of a snapshot, and the catalog's term weights.
+#[derive(Debug, Default)]
+pub(crate) struct Profiles {
+    vocab: HashMap<String, TermId>,
+    texts: Vec<String>,
+    idf: Vec<f32>,
+    /// Per tool, by snapshot index.
+    pub tools: Vec<ToolProfile>,
+    /// Per server, by snapshot index.
+    pub servers: Vec<ServerProfile>,
+    /// Service word → servers it is the first service word of.
+    service_index: HashMap<TermId, Vec<usize>>,
+}
+
+impl Profiles {
+    /// Profiles of `snap`.
+    pub(crate) fn new(snap: &Snapshot) -> Profiles {
+        let mut p = Profiles::default();
+        let mut df: Vec<u32> = Vec::new();
+        for s in &snap.servers {
+            let mut all = String::new();
+            for part in [Some(split_name(&s.name)), s.title.clone(), s.description.clone()].into_iter().flatten() {
+                all.push_str(&part);
+                all.push('\n');
+            }
+            let terms_set = p.intern_all(&all);
+            let service: Vec<TermId> = p
+                .intern_all_ordered(&split_name(&s.name))
+                .into_iter()
+                .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
+                .collect();
+            p.servers.push(ServerProfile { terms: terms_set, service });
+        }
+        for (si, s) in p.servers.iter().enumerate() {
+            if let Some(&first) = s.service.first() {
+                p.service_index.entry(first).or_default().push(si);
+            }
+        }
+        let table = families();
+        for t in &snap.tools {
+            let object: Value = serde_json::from_str(&t.tool_json).unwrap_or(Value::Null);
+            let description = object.get("description").and_then(Value::as_str).unwrap_or("");
+            let title = object.get("title").and_then(Value::as_str).unwrap_or("");
+            let name_words = split_name(&t.name);
+            let name = p.intern_all(&format!("{name_words} {title}"));
+            let description_terms = p.intern_all(description);
+            let params = p.intern_all(&params_text(object.get("inputSchema")));
+            let name_list: Vec<String> = words(&name_words);
+            let refs: Vec<&str> = name_list.iter().map(String::as_str).collect();
+            let name_action = table.first_action(&refs);
+            let action = name_action.as_ref().map(|a| a.family).or_else(|| {
+                let first: Vec<String> = words(description).into_iter().take(6).collect();
+                let refs: Vec<&str> = first.iter().map(String::as_str).collect();
+                table.first_action(&refs).map(|a| a.family)
+            });
+            let service: HashSet<TermId> = p.servers[t.server as usize].service.iter().copied().collect();
+            let verb_terms: HashSet<String> = name_action.iter().flat_map(|a| terms(&a.verb)).collect();
+            let object_terms: Vec<TermId> = p
+                .intern_all_ordered(&name_words)
+                .into_iter()
+                .filter(|&id| {
+                    let w = p.term(id);
+                    !service.contains(&id)
+                        && !NOISE.contains(&w)
+                        && !STOP.contains(&w)
+                        && !verb_terms.contains(w)
+                        && w.len() >= 2
+                        && !w.chars().all(|c| c.is_ascii_digit())
+                })
+                .collect();
+            let server_terms = &p.servers[t.server as usize].terms;
+            for id in name.iter().chain(&description_terms).chain(&params).chain(server_terms).collect::<HashSet<_>>() {
+                let i = *id as usize;
+                if df.len() <= i {
+                    df.resize(i + 1, 0);
+                }
+                df[i] += 1;
+            }
+            p.tools.push(ToolProfile { name, description: description_terms, params, action, object: object_terms });
+        }
+        let n = snap.tools.len().max(1) as f32;
+        df.resize(p.texts.len(), 0);
+        p.idf = df.iter().map(|&d| (1.0 + n / (d as f32 + 1.0)).ln()).collect();
+        p
+    }
+
+    fn intern(&mut self, term: &str) -> TermId {
+        if let Some(&id) = self.vocab.get(term) {
+            return id;
+        }
+        let id = self.texts.len() as TermId;
+        self.vocab.insert(term.to_string(), id);
+        self.texts.push(term.to_string());
+        id
+    }
+
+    fn intern_all(&mut self, text: &str) -> HashSet<TermId> {
+        terms(text).iter().map(|t| self.intern(t)).collect()
+    }
+
+    fn intern_all_ordered(&mut self, text: &str) -> Vec<TermId> {
+        let mut seen = HashSet::new();
+        terms(text).iter().map(|t| self.intern(t)).filter(|t| seen.insert(*t)).collect()
+    }
+
+    /// The text of term `id`.
+    pub(crate) fn term(&self, id: TermId) -> &str {
+        self.texts.get(id as usize).map(String::as_str).unwrap_or("")
+    }
+
+    /// The id of a term, when the catalog has it.
+    pub(crate) fn id(&self, term: &str) -> Option<TermId> {
+        self.vocab.get(term).copied()
+    }
+
+    /// The weight of a term (a term the catalog lacks weighs as the rarest).
+    pub(crate) fn idf(&self, id: Option<TermId>) -> f32 {
+        match id {
+            Some(i) => self.idf.get(i as usize).copied().unwrap_or(0.0),
+            None => self.idf.iter().copied().fold(0.0, f32::max),
+        }
+    }
+
+    /// Servers whose service words all occur among `query_terms`.
+    pub(crate) fn named_servers(&self, query_terms: &HashSet<TermId>) -> Vec<usize> {
+        let mut out = Vec::new();
+        for t in query_terms {
+            for &s in self.service_index.get(t).into_iter().flatten() {
+                if self.servers[s].service.iter().all(|w| query_terms.contains(w)) {
+                    out.push(s);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// `name words: description enum values` of the top-level properties of an input schema.
+fn params_text(schema: Option<&Value>) -> String {
+    let Some(props) = schema.and_then(|s| s.get("properties")).and_then(Value::as_object) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (name, prop) in props {
+        out.push_str(&split_name(name));
+        out.push(' ');
+        if let Some(d) = prop.get("description").and_then(Value::as_str) {
+            out.extend(d.chars().take(160));
+            out.push(' ');
+        }
+        for v in prop.get("enum").and_then(Value::as_array).into_iter().flatten().take(20) {
+            if let Some(s) = v.as_str() {
+                out.push_str(s);
+                out.push(' ');
+            }
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,107 @@
+//! Stage 3: the order of an answer. The best tool for the whole request first, then the best for each
+//! intent of a compound request, then the rest by confidence; then no server may hold more than `cap`
+//! of the first `limit` places, except a hinted server, the tools chosen per intent, and — for a
+//! single-intent request — any tool the decision keeps (a cap must never cut a right answer). Pure.
+
+use std::collections::{HashMap, HashSet};
+
+use super::Candidate;
+
+/// What arranging needs to know.
+#[derive(Debug, Clone)]
+pub(crate) struct Arranging<'a> {
+    /// Most tools of one server among the first `limit` (0: no cap).
+    pub cap: usize,
+    /// Places in the answer.
+    pub limit: usize,
+    /// Servers the request hinted at (exempt from the cap).
+    pub hinted: &'a HashSet<usize>,
+    /// Probability at which the decision keeps a tool.
+    pub tool_cut: f32,
+}
+
+/// Candidate positions (into `candidates`) in answer order.
+pub(crate) fn arrange(candidates: &[Candidate], passes: usize, a: &Arranging<'_>) -> Vec<usize> {
+    let by = |pass: Option<usize>| -> Vec<usize> {
+        let key = |c: &Candidate| match pass {
+            Some(p) => (c.probability[p], c.fused[p]),
+            None => (c.confidence(), c.score()),
+        };
+        let mut v: Vec<usize> = (0..candidates.len()).collect();
+        v.sort_by(|&x, &y| {
+            let (kx, ky) = (key(&candidates[x]), key(&candidates[y]));
+            ky.0.total_cmp(&kx.0).then(ky.1.total_cmp(&kx.1)).then(candidates[x].tool.cmp(&candidates[y].tool))
+        });
+        v
+    };
+    let mut order: Vec<usize> = Vec::new();
+    for p in 0..passes {
+        if let Some(&c) = by(Some(p)).iter().find(|c| !order.contains(c)) {
+            order.push(c);
+        }
+    }
+    let chosen = order.len();
+    for c in by(None) {
+        if !order.contains(&c) {
+            order.push(c);
+        }
+    }
+    let single = passes == 1;
+    diversify(
+        order,
+        a.cap,
+        a.limit,
+        |c| {
+            let cand = &candidates[c];
+            (cand.server, a.hinted.contains(&cand.server) || (single && cand.confidence() >= a.tool_cut))
+        },
+        chosen,
+    )
+}
+
+/// Keeps at most `cap` items of one server among the first `limit`; `info(item)` gives its server and
+/// whether it is exempt; the first `keep` items are exempt too (they still count). Items pushed out
+/// follow in their order. Pure.
+pub(crate) fn diversify(
+    order: Vec<usize>,
+    cap: usize,
+    limit: usize,
+    info: impl Fn(usize) -> (usize, bool),
+    keep: usize,
+) -> Vec<usize> {
+    if cap == 0 {
+        return order;
+    }
+    let mut kept = Vec::with_capacity(order.len());
+    let mut deferred = Vec::new();
+    let mut per_server: HashMap<usize, usize> = HashMap::new();
+    for (i, item) in order.into_iter().enumerate() {
+        let (server, exempt) = info(item);
+        let n = per_server.entry(server).or_default();
+        if i >= keep && kept.len() < limit && *n >= cap && !exempt {
+            deferred.push(item);
+        } else {
+            *n += 1;
+            kept.push(item);
+        }
+    }
+    kept.extend(deferred);
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_filler_but_not_chosen_or_exempt_items() {
+        // Items 0..6 all on server 0 except 3 and 5 (server 1).
+        let server = |t: usize| usize::from(t == 3 || t == 5);
+        let plain = |t: usize| (server(t), false);
+        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 2, 5, plain, 0), vec![0, 1, 3, 5, 2, 4]);
+        assert_eq!(diversify(vec![0, 1, 2, 3, 4, 5], 2, 5, plain, 3), vec![0, 1, 2, 3, 5, 4]);
+        assert_eq!(diversify(vec![0, 1, 2, 3], 0, 5, plain, 0), vec![0, 1, 2, 3]);
+        let hinted = |t: usize| (server(t), server(t) == 0);
+        assert_eq!(diversify(vec![0, 1, 2, 3], 1, 5, hinted, 0), vec![0, 1, 2, 3]);
+    }
+}

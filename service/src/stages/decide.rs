@@ -1,0 +1,84 @@
+//! Stage 4: the decision. A request is `found` when a tool was named or its best candidate's probability
+//! reaches the request cut; only tools whose probability reaches the tool cut are delivered. A
+//! `not_found` carries the closest candidates and, when the request names a connected service or the
+//! closest tools do something else than asked, a reason in words an agent can act on.
+
+use super::Candidate;
+use crate::actions::{Agreement, families};
+use crate::analysis::Analysis;
+use crate::decision::Decision;
+
+/// How many `closest` hints a `not_found` answer carries.
+pub(crate) const CLOSEST: usize = 3;
+
+/// The outcome of deciding.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Verdict {
+    /// `found`?
+    pub found: bool,
+    /// Candidate positions delivered, in answer order (found only).
+    pub delivered: Vec<usize>,
+    /// Candidate positions offered as closest (not found only).
+    pub closest: Vec<usize>,
+}
+
+/// Decides over `candidates` arranged in `order`, for a request that named `named` tools.
+pub(crate) fn decide(
+    candidates: &[Candidate],
+    order: &[usize],
+    named: usize,
+    decision: &Decision,
+    limit: usize,
+) -> Verdict {
+    let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
+    let found = named > 0 || (!candidates.is_empty() && best >= decision.request_cut());
+    if !found {
+        return Verdict { found, delivered: Vec::new(), closest: order.iter().copied().take(CLOSEST).collect() };
+    }
+    let room = limit.saturating_sub(named);
+    let mut delivered: Vec<usize> =
+        order.iter().copied().filter(|&c| candidates[c].confidence() >= decision.tool_cut()).take(room).collect();
+    if delivered.is_empty() && named == 0 {
+        // A found answer always carries its best tool (possible only when the tool cut is above the
+        // request cut).
+        delivered.extend(order.iter().copied().take(1.min(room)));
+    }
+    Verdict { found, delivered, closest: Vec::new() }
+}
+
+/// Why nothing was found, when there is something useful to say: the named service is there but none of
+/// its tools does the action, or the closest tools all do something else.
+pub(crate) fn reason(
+    request: &Analysis,
+    closest: &[(&str, &str, Option<crate::actions::Family>)],
+    named_service: Option<&str>,
+) -> Option<String> {
+    let action = request.action.as_ref()?;
+    let table = families();
+    let object: Vec<&str> = request
+        .object_words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| named_service.is_none_or(|s| !s.to_lowercase().contains(*w)))
+        .collect();
+    let what = if object.is_empty() { action.verb.clone() } else { format!("{} {}", action.verb, object.join(" ")) };
+    let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
+    if let Some(service) = named_service {
+        return Some(format!(
+            "{service} is connected, but none of its tools can {what}; closest: {}",
+            if listed.is_empty() { "none".into() } else { listed }
+        ));
+    }
+    let others: Vec<&str> = closest
+        .iter()
+        .filter(|(_, _, f)| table.agreement(Some(action.family), *f) == Agreement::Conflict)
+        .map(|(_, t, _)| *t)
+        .collect();
+    if !closest.is_empty() && others.len() == closest.len() {
+        return Some(format!(
+            "no connected tool can {what}; the closest ({listed}) do something else ({})",
+            closest.iter().filter_map(|(_, _, f)| f.map(|f| table.name(f).to_string())).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    None
+}

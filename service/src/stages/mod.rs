@@ -1,0 +1,49 @@
+//! The query pipeline, one stage per file, over one value that keeps what each stage learned:
+//!
+//! 1. [`retrieve`]: per pass (the whole request, and each intent of a compound one): server candidates
+//!    (dense + BM25), then tool candidates (all tools of the top servers, of a hinted server, and the
+//!    global dense and BM25 passes).
+//! 2. [`score`]: every candidate of every pass gets its signals, its [`crate::Features`], and the
+//!    decision model's probability; a candidate keeps its best pass.
+//! 3. [`arrange`]: the order an answer shows: the best tool for the request, then the best for each
+//!    intent, then the rest; no server floods the answer (the cap spares tools the decision keeps for a
+//!    single-intent request).
+//! 4. [`decide`]: `found` or `not_found`, which tools are delivered (never one the decision rejects),
+//!    and, when the right service is there but not the action, a reason an agent can act on.
+//!
+//! Benches and baselines call these same functions. Ranking does no I/O: the only call out is the
+//! embedding of the pass texts, which the engine does before [`retrieve`].
+
+pub(crate) mod arrange;
+pub(crate) mod decide;
+pub(crate) mod retrieve;
+pub(crate) mod score;
+
+/// One candidate tool after scoring.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Tool index in the snapshot.
+    pub tool: usize,
+    /// Its server's index.
+    pub server: usize,
+    /// Fused score per pass (pass 0 is the whole request).
+    pub fused: Vec<f32>,
+    /// Decision probability per pass.
+    pub probability: Vec<f32>,
+    /// The pass where its probability is highest.
+    pub best_pass: usize,
+    /// Its features in that pass.
+    pub features: crate::Features,
+}
+
+impl Candidate {
+    /// Its probability in its best pass.
+    pub fn confidence(&self) -> f32 {
+        self.probability[self.best_pass]
+    }
+
+    /// Its fused score in its best pass.
+    pub fn score(&self) -> f32 {
+        self.fused[self.best_pass]
+    }
+}

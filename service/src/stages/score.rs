@@ -1,0 +1,81 @@
+//! Stage 2: scoring. Each candidate is measured in every pass (the whole request and each intent): its
+//! signals, fused score, features and the decision's probability; it keeps the pass where that
+//! probability is highest.
+
+use std::collections::HashSet;
+
+use toolscout_indexer::{Snapshot, cosine};
+
+use super::Candidate;
+use super::retrieve::Pass;
+use crate::analysis::Analysis;
+use crate::decision::Decision;
+use crate::features::{Measured, features, fused};
+use crate::fusion::{FusionWeights, Signals};
+use crate::profile::Profiles;
+
+/// Everything scoring reads.
+pub(crate) struct Scoring<'a> {
+    pub snap: &'a Snapshot,
+    pub profiles: &'a Profiles,
+    pub weights: &'a FusionWeights,
+    pub decision: &'a Decision,
+    pub hinted: &'a HashSet<usize>,
+}
+
+/// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
+pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], candidates: &[usize]) -> Vec<Candidate> {
+    let snap = s.snap;
+    // Signals of every candidate in every pass, then the pass-wide bests the features compare with.
+    let measured: Vec<Vec<Measured>> = passes
+        .iter()
+        .map(|pass| {
+            let mut m: Vec<Measured> = candidates
+                .iter()
+                .map(|&t| {
+                    let server = snap.tools[t].server as usize;
+                    Measured {
+                        signals: Signals {
+                            tool_dense: cosine(&pass.vector, snap.tool_vector(t)),
+                            tool_bm25: pass.tool_bm25.get(&t).copied().unwrap_or(0.0),
+                            server_dense: cosine(&pass.vector, snap.server_vector(server)),
+                            server_bm25: pass.server_bm25.get(&server).copied().unwrap_or(0.0),
+                        },
+                        best_fused: 0.0,
+                        best_dense: 0.0,
+                        hinted: s.hinted.contains(&server),
+                    }
+                })
+                .collect();
+            let best_fused = m.iter().map(|x| fused(x, s.weights)).fold(f32::MIN, f32::max);
+            let best_dense = m.iter().map(|x| x.signals.tool_dense).fold(f32::MIN, f32::max);
+            for x in &mut m {
+                x.best_fused = best_fused;
+                x.best_dense = best_dense;
+            }
+            m
+        })
+        .collect();
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(ci, &t)| {
+            let server = snap.tools[t].server as usize;
+            let mut fused_scores = Vec::with_capacity(passes.len());
+            let mut probability = Vec::with_capacity(passes.len());
+            let mut best: Option<(usize, crate::Features)> = None;
+            for (pi, analysis) in analyses.iter().enumerate() {
+                let m = &measured[pi][ci];
+                let f = features(m, s.weights, analysis, &s.profiles.tools[t], &s.profiles.servers[server], server);
+                let p = s.decision.probability(&f);
+                fused_scores.push(fused(m, s.weights));
+                if best.as_ref().is_none_or(|(b, _)| p > probability[*b]) {
+                    best = Some((pi, f));
+                }
+                probability.push(p);
+            }
+            let (best_pass, features) = best.expect("a request has at least one pass");
+            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features }
+        })
+        .collect()
+}

@@ -1,0 +1,98 @@
+//! Options shared by several commands: where the model is, and how the engine ranks.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use toolscout_indexer::{EmbedderConfig, FastEmbedder};
+use toolscout_service::{Engine, EngineConfig};
+
+/// Where the embedding model and ONNX Runtime are.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct ModelArgs {
+    /// Embedding model folder (model.onnx + tokenizer files), from scripts/setup-models.sh.
+    #[arg(long, env = "TOOLSCOUT_MODEL_DIR", default_value = ".deps/models/all-minilm-l6-v2-int8")]
+    pub model_dir: PathBuf,
+    /// ONNX Runtime library (≥ 1.24), from scripts/setup-models.sh.
+    #[arg(long, env = "ORT_DYLIB_PATH", default_value = ".deps/libonnxruntime.so")]
+    pub ort_dylib: PathBuf,
+    /// ONNX Runtime threads.
+    #[arg(long, env = "TOOLSCOUT_THREADS", default_value_t = 2)]
+    pub threads: usize,
+}
+
+impl ModelArgs {
+    /// Loads the model.
+    pub(crate) fn embedder(&self) -> Result<Arc<FastEmbedder>> {
+        let mut config = EmbedderConfig::new(&self.model_dir, &self.ort_dylib);
+        config.threads = self.threads;
+        Ok(Arc::new(FastEmbedder::load(&config).context("loading the embedding model")?))
+    }
+}
+
+/// How the engine ranks and decides.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct EngineArgs {
+    /// Override the decision's request cut: the lowest best-tool confidence (0–1) of a `found` answer
+    /// (default: the index's calibration, else the built-in one).
+    #[arg(long, env = "TOOLSCOUT_THRESHOLD")]
+    pub threshold: Option<f32>,
+    /// A fusion weight, `NAME=VALUE` (tool_dense, tool_bm25, server_dense, server_bm25, bm25_k); repeatable.
+    #[arg(long = "weight", value_name = "NAME=VALUE")]
+    pub weights: Vec<String>,
+    /// Servers whose tools are all scored.
+    #[arg(long)]
+    pub top_servers: Option<usize>,
+    /// Most tools of one server in an answer (0: no cap).
+    #[arg(long)]
+    pub max_per_server: Option<usize>,
+    /// Do not split compound requests into intents.
+    #[arg(long)]
+    pub single_intent: bool,
+    /// Leave out tools whose definitions the description scan flagged.
+    #[arg(long, env = "TOOLSCOUT_EXCLUDE_FLAGGED")]
+    pub exclude_flagged: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+impl EngineArgs {
+    /// Loads the model and opens the index.
+    pub(crate) fn open(&self, index: &Path) -> Result<Engine> {
+        let config = self.config()?;
+        let embedder = self.model.embedder()?;
+        Engine::with_embedder(index, embedder, config).with_context(|| format!("opening index {}", index.display()))
+    }
+
+    /// The engine configuration these options describe.
+    pub(crate) fn config(&self) -> Result<EngineConfig> {
+        let mut config = EngineConfig { request_cut: self.threshold, ..EngineConfig::default() };
+        for w in &self.weights {
+            let (name, value) = w.split_once('=').with_context(|| format!("--weight {w:?} is not NAME=VALUE"))?;
+            let value: f32 = value.trim().parse().with_context(|| format!("--weight {w:?}: not a number"))?;
+            let slot = match name.trim() {
+                "tool_dense" => &mut config.weights.tool_dense,
+                "tool_bm25" => &mut config.weights.tool_bm25,
+                "server_dense" => &mut config.weights.server_dense,
+                "server_bm25" => &mut config.weights.server_bm25,
+                "bm25_k" => &mut config.weights.bm25_k,
+                other => bail!(
+                    "--weight: unknown weight {other:?} (tool_dense, tool_bm25, server_dense, server_bm25, bm25_k)"
+                ),
+            };
+            *slot = value;
+        }
+        config.top_servers = self.top_servers.unwrap_or(config.top_servers);
+        config.max_per_server = self.max_per_server.unwrap_or(config.max_per_server);
+        config.multi_intent = !self.single_intent;
+        config.exclude_flagged = self.exclude_flagged;
+        Ok(config)
+    }
+}
+
+/// `INDEX=QUERIES`.
+pub(crate) fn parse_set(s: &str) -> Result<(PathBuf, PathBuf), String> {
+    let (index, queries) = s.split_once('=').ok_or("expected INDEX=QUERIES")?;
+    Ok((PathBuf::from(index), PathBuf::from(queries)))
+}

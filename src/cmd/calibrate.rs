@@ -1,0 +1,97 @@
+//! `toolscout calibrate`: fit the found / not-found decision on labelled queries and install it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use toolscout_eval::{FitOptions, FitSet, fit, read_queries};
+use toolscout_indexer::IndexDir;
+use toolscout_service::Engine;
+
+use crate::args::{EngineArgs, parse_set};
+use crate::human;
+
+/// Fit the found / not-found decision from labelled queries (dev sets, never test sets).
+#[derive(Args, Debug)]
+pub(crate) struct CalibrateArgs {
+    /// INDEX=QUERIES pairs; all are pooled.
+    #[arg(long = "set", required = true, value_parser = parse_set)]
+    sets: Vec<(PathBuf, PathBuf)>,
+    /// Largest loss of recall@5 (absolute) the decision may cost.
+    #[arg(long, default_value_t = 0.02)]
+    max_recall_drop: f64,
+    /// Candidates per query fitted on.
+    #[arg(long, default_value_t = 30)]
+    candidates: usize,
+    /// Do not add the near-miss negative (right tools left out) of every answerable query.
+    #[arg(long)]
+    no_near_misses: bool,
+    /// Fit on these features only (comma-separated; ablation).
+    #[arg(long, value_delimiter = ',')]
+    features: Option<Vec<String>>,
+    /// Leave these features out (comma-separated; ablation).
+    #[arg(long, value_delimiter = ',')]
+    without: Vec<String>,
+    /// Write calibration.json into these index folders.
+    #[arg(long)]
+    write: Vec<PathBuf>,
+    /// Write the calibration to this file as well.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print the whole result as JSON (with the sweep).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
+    let embedder = a.engine.model.embedder()?;
+    let config = a.engine.config()?;
+    let mut sets = Vec::new();
+    for (index, queries) in &a.sets {
+        let engine = Engine::with_embedder(index, embedder.clone(), config.clone())
+            .with_context(|| format!("opening index {}", index.display()))?;
+        sets.push(FitSet {
+            name: format!("{}={}", index.display(), queries.display()),
+            engine: Arc::new(engine),
+            queries: read_queries(queries)?,
+        });
+    }
+    let features = match (&a.features, a.without.is_empty()) {
+        (Some(f), _) => Some(f.clone()),
+        (None, true) => None,
+        (None, false) => Some(
+            toolscout_service::FEATURES
+                .iter()
+                .filter(|f| !a.without.iter().any(|w| w == *f))
+                .map(|f| f.to_string())
+                .collect(),
+        ),
+    };
+    let options = FitOptions {
+        max_recall_drop: a.max_recall_drop,
+        candidates: a.candidates,
+        near_misses: !a.no_near_misses,
+        features,
+        ..FitOptions::default()
+    };
+    let report = tokio::task::spawn_blocking(move || fit(&sets, &options)).await??;
+    for dir in &a.write {
+        IndexDir::new(dir).write_calibration(&report.calibration)?;
+        eprintln!("wrote {}", IndexDir::new(dir).calibration_path().display());
+    }
+    if let Some(path) = &a.out {
+        let text = serde_json::to_string_pretty(&report.calibration)?;
+        toolscout_indexer::write_atomic(path, format!("{text}\n").as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", human::calibration(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}

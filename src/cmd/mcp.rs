@@ -1,0 +1,63 @@
+//! `toolscout mcp`: the `discover_tools` MCP server, over stdio or Streamable HTTP.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use toolscout_indexer::HostConfig;
+use toolscout_meta_tool::{Backend, Proxy};
+
+use crate::args::EngineArgs;
+
+/// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
+#[derive(Args, Debug)]
+pub(crate) struct McpArgs {
+    /// Index folder.
+    #[arg(long, env = "TOOLSCOUT_INDEX")]
+    index: PathBuf,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
+    #[arg(long)]
+    http: Option<String>,
+    /// Also expose `call_tool`, forwarding calls of delivered tools to the real servers of this host
+    /// config (`mcpServers` JSON; started on first use).
+    #[arg(long, value_name = "CONFIG")]
+    proxy: Option<PathBuf>,
+    /// Seconds to start a proxied server or answer one call.
+    #[arg(long, default_value_t = 60)]
+    call_timeout: u64,
+    /// With --http: require `Authorization: Bearer <token>`.
+    #[arg(long, env = "TOOLSCOUT_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
+    let engine: Arc<dyn Backend> = Arc::new(a.engine.open(&a.index)?);
+    let proxy = match &a.proxy {
+        Some(path) => {
+            let hosts = HostConfig::read(path).with_context(|| format!("reading {}", path.display()))?;
+            Some(Arc::new(Proxy::new(hosts, Duration::from_secs(a.call_timeout))))
+        }
+        None => None,
+    };
+    if let Some(addr) = &a.http {
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding {addr}"))?;
+        eprintln!("toolscout: MCP (Streamable HTTP) on http://{}/mcp", listener.local_addr()?);
+        let stop = tokio_util::sync::CancellationToken::new();
+        let on_signal = stop.clone();
+        tokio::spawn(async move {
+            crate::shutdown_signal().await;
+            on_signal.cancel();
+        });
+        toolscout_meta_tool::serve_http(engine, proxy, listener, a.token, stop).await?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy).await {
+        bail!("MCP session ended with an error: {e}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,47 @@
+//! `toolscout serve`: the REST API.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use toolscout_service::RestConfig;
+
+use crate::args::EngineArgs;
+
+/// Serve the REST API.
+#[derive(Args, Debug)]
+pub(crate) struct ServeArgs {
+    /// Index folder.
+    #[arg(long, env = "TOOLSCOUT_INDEX")]
+    index: PathBuf,
+    /// Address to listen on (loopback unless you mean otherwise).
+    #[arg(long, env = "TOOLSCOUT_ADDR", default_value = "127.0.0.1:7070")]
+    addr: String,
+    /// Require `Authorization: Bearer <token>` on every route but /healthz.
+    #[arg(long, env = "TOOLSCOUT_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Searches running at once (more wait up to 2 s, then get 503).
+    #[arg(long, default_value_t = 8)]
+    max_concurrent_searches: usize,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+pub(crate) async fn run(a: ServeArgs) -> Result<ExitCode> {
+    let engine = Arc::new(a.engine.open(&a.index)?);
+    let listener = tokio::net::TcpListener::bind(&a.addr).await.with_context(|| format!("binding {}", a.addr))?;
+    let health = engine.health();
+    eprintln!(
+        "toolscout: serving {} tools of {} servers (snapshot {}) on http://{}",
+        health.tools,
+        health.servers,
+        health.snapshot_id,
+        listener.local_addr()?
+    );
+    let config =
+        RestConfig { token: a.token, max_concurrent_searches: a.max_concurrent_searches, ..RestConfig::default() };
+    toolscout_service::serve_with(listener, engine, config, crate::shutdown_signal()).await?;
+    Ok(ExitCode::SUCCESS)
+}

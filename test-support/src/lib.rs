@@ -1,0 +1,61 @@
+//! What every test suite of toolscout needs: where the repository, the installed model and the public
+//! datasets are, the real embedding model (loaded once per test binary), a deterministic model-free
+//! embedder, and indexes built from the committed fixtures. Dev-only.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use toolscout_indexer::{
+    BuildOptions, Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, IndexDir, build, import_catalog,
+};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("crate sits in the workspace root").to_path_buf()
+}
+
+/// The folder the setup scripts install into (`TOOLSCOUT_DEPS`, default `.deps`).
+pub fn deps() -> PathBuf {
+    std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"))
+}
+
+/// `../shared` beside the repository (public datasets), or `TOOLSCOUT_SHARED`. Panics with the path it
+/// looked at when it is missing, so a contributor without it knows what to provide.
+pub fn shared() -> PathBuf {
+    let dir = std::env::var_os("TOOLSCOUT_SHARED").map(PathBuf::from).unwrap_or_else(|| root().join("../shared"));
+    assert!(
+        dir.join("data").is_dir(),
+        "the public datasets are not at {} (this test reads ../shared/data beside the repository; set \
+         TOOLSCOUT_SHARED to where they are)",
+        dir.display()
+    );
+    dir
+}
+
+/// The real embedding model, loaded once per test binary.
+pub fn embedder() -> Arc<dyn Embedder> {
+    static MODEL: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let config = EmbedderConfig::installed(&deps());
+            Arc::new(FastEmbedder::load(&config).expect("embedding model (run scripts/setup-models.sh)"))
+        })
+        .clone()
+}
+
+/// The deterministic model-free embedder (64 dimensions).
+pub fn hash_embedder() -> Arc<dyn Embedder> {
+    Arc::new(HashEmbedder::new(64))
+}
+
+/// Builds (incrementally: cheap when unchanged) an index of the catalog file `catalog` at `dir`.
+pub fn index_of(catalog: &Path, dir: &Path, embedder: &dyn Embedder) -> PathBuf {
+    let (catalog, _) = import_catalog(catalog, None).unwrap_or_else(|e| panic!("{}: {e}", catalog.display()));
+    build(&catalog, embedder, &IndexDir::new(dir), &BuildOptions::default()).expect("build index");
+    dir.to_path_buf()
+}
+
+/// The committed real crawl of 14 npm servers.
+pub fn reference_catalog() -> PathBuf {
+    root().join("data/catalog/reference-servers.jsonl")
+}
