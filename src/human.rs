@@ -131,10 +131,11 @@ pub(crate) fn calibration(r: &FitReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "request cut {:.2}, tool cut {:.2}: not-found P {:.3} R {:.3} F1 {:.3}; recall@5 {:.3} (without the decision \
-         {:.3}); {} positive, {} none requests; {} positive and {} negative rows",
+        "request cut {:.2}, tool cut {:.2} (and {:.2} of the best): not-found P {:.3} R {:.3} F1 {:.3}; recall@5 {:.3} \
+         (without the decision {:.3}); {} positive, {} none requests; {} positive and {} negative rows",
         d.request_cut,
         d.tool_cut,
+        d.relative_cut,
         f.not_found.0,
         f.not_found.1,
         f.not_found.2,
@@ -149,17 +150,23 @@ pub(crate) fn calibration(r: &FitReport) -> String {
     for (name, w) in d.features.iter().zip(&d.weights) {
         let _ = writeln!(s, "  {name:<22} {w:+.3}");
     }
-    let _ = writeln!(s, "{:>11} {:>8} {:>7} {:>7} {:>7} {:>7}", "request cut", "tool cut", "P", "R", "F1", "R@5");
+    let _ = writeln!(
+        s,
+        "{:>11} {:>8} {:>8} {:>7} {:>7} {:>7} {:>7} {:>6}",
+        "request cut", "tool cut", "relative", "P", "R", "F1", "R@5", "tools"
+    );
     for p in r.curve.iter().step_by(5) {
         let _ = writeln!(
             s,
-            "{:>11.2} {:>8.2} {:>7.3} {:>7.3} {:>7.3} {:>7.3}{}",
+            "{:>11.2} {:>8.2} {:>8.2} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>6.2}{}",
             p.request_cut,
             p.tool_cut,
+            p.relative_cut,
             p.precision,
             p.recall,
             p.f1,
             p.recall_at_5,
+            p.delivered,
             if p.within_budget { "" } else { "  (over the recall budget)" }
         );
     }

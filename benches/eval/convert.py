@@ -296,6 +296,89 @@ def build_metatool(shared: Path, log) -> dict[str, bytes]:
     return files
 
 
+def write_metatool_train(shared: Path, out: Path, singles: int = 1600) -> None:
+    """A training set for `toolscout calibrate` (never committed: it is rebuilt from ../shared): MetaTool
+    queries from the same pools as dev and test but after the rows dev and test took, so no training text
+    is a dev or test text (the pools are de-duplicated by normalized text). Counts as in-domain for MetaTool."""
+    pools = metatool_pools(shared, lambda *_: None)
+    single = stratified_by_tool(pools["single"], rng("metatool-single"))[2 * MT_SINGLE: 2 * MT_SINGLE + singles]
+    multi = list(pools["multi"])
+    rng("metatool-multi").shuffle(multi)
+    none = list(pools["none"])
+    rng("metatool-none").shuffle(none)
+    rows = []
+    for kind, sample in (("single", single), ("multi", multi[2 * MT_MULTI:]), ("none", none[2 * MT_NONE:])):
+        for n, (_key, text, tools, source) in enumerate(sample):
+            rows.append(qrow(f"mt-train-{kind}-{n + 1:04d}", text, [[{"server": t, "tool": t}] for t in tools], source))
+    held = {json.loads(line)["query"] for f in ("metatool-dev.jsonl", "metatool-test.jsonl")
+            for line in (OUT_DIR / f).read_text(encoding="utf-8").splitlines()}
+    assert not any(r["query"] in held for r in rows), "a training text is in dev or test"
+    out.write_bytes(jsonl(rows))
+    print(f"wrote {out}: {len(rows)} rows ({Counter(r['kind'] for r in rows)})")
+
+
+def write_bfcl_multiple(shared: Path, out_dir: Path) -> None:
+    """Training and evaluation data from BFCL v4 live_multiple (Apache-2.0), never committed: 1,053 real user
+    requests, each with its own list of candidate functions (the gold one plus same-domain distractors). Each
+    distinct list becomes a server; its functions become tools (`parameters` of type "dict" become the
+    input schema with type "object"; marked derived). A request's gold is its gold function in its own
+    server, plus every identical function (same name and description) elsewhere. The servers are split
+    60/20/20 into train / dev / test, so no request of a test server is trained on."""
+    base = shared / "data/bfcl"
+    rows = [json.loads(l) for l in (base / "BFCL_v4_live_multiple.json").read_text(encoding="utf-8").splitlines() if l]
+    answers = {}
+    for l in (base / "possible_answer/BFCL_v4_live_multiple.json").read_text(encoding="utf-8").splitlines():
+        if l:
+            a = json.loads(l)
+            answers[a["id"]] = a
+    sets: dict[tuple, str] = {}
+    servers: dict[str, dict] = {}
+    same: dict[tuple, set] = defaultdict(set)  # (name, description) -> {(server, name)}
+    for row in rows:
+        sig = tuple(sorted((f["name"], f.get("description", "")) for f in row["function"]))
+        if sig not in sets:
+            name = f"bfcl-set-{len(sets) + 1:03d}"
+            sets[sig] = name
+            tools = []
+            for f in row["function"]:
+                schema = json.loads(json.dumps(f.get("parameters") or {"type": "object"}))
+                if schema.get("type") == "dict":
+                    schema["type"] = "object"
+                tools.append({"name": f["name"], "description": f.get("description", ""), "inputSchema": schema})
+                same[(f["name"], f.get("description", ""))].add((name, f["name"]))
+            servers[name] = {
+                "server_id": name, "name": name, "title": None, "version": None, "description": None,
+                "instructions": None, "source": {"kind": "bfcl", "origin": f"BFCL_v4_live_multiple.json#{row['id']}"},
+                "crawled_at": None, "protocol_version": None,
+                "tools": [{"name": t["name"], "tool": t, "hash": "",
+                           "derived": "bfcl: parameters of type dict given as an object schema"} for t in tools],
+            }
+    names = sorted(servers)
+    rng("bfcl-multiple-split").shuffle(names)
+    cut1, cut2 = int(len(names) * 0.6), int(len(names) * 0.8)
+    split_of = {n: ("train" if i < cut1 else "dev" if i < cut2 else "test") for i, n in enumerate(names)}
+    splits = {"train": [], "dev": [], "test": []}
+    for row in rows:
+        sig = tuple(sorted((f["name"], f.get("description", "")) for f in row["function"]))
+        server = sets[sig]
+        gold = list(answers[row["id"]]["ground_truth"][0].keys())[0]
+        desc = next(f.get("description", "") for f in row["function"] if f["name"] == gold)
+        pairs = sorted(same[(gold, desc)])
+        users = [m["content"] for turn in row["question"] for m in turn if m["role"] == "user"]
+        text = (users[-1] if users else "").strip()
+        if not text or len(text) > MAX_QUERY_CHARS:
+            continue
+        splits[split_of[server]].append(
+            qrow(f"bfcl-{row['id']}", text, [[{"server": s, "tool": t} for s, t in pairs]], f"BFCL_v4_live_multiple.json#{row['id']}"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # The catalog's server objects use our JSONL catalog format (tools as objects with hash computed on import).
+    (out_dir / "bfcl-catalog.jsonl").write_bytes(jsonl([servers[n] for n in sorted(servers)]))
+    for split, qs in splits.items():
+        (out_dir / f"bfcl-{split}.jsonl").write_bytes(jsonl(qs))
+    print(f"wrote {out_dir}: {len(servers)} servers, {sum(len(s['tools']) for s in servers.values())} tools; "
+          + ", ".join(f"{k} {len(v)}" for k, v in splits.items()))
+
+
 # --------------------------------------------------------------------------------------------------------------
 # BFCL irrelevance (Apache-2.0): kind "none" queries, filtered so that no tool in our catalogs could serve them.
 # --------------------------------------------------------------------------------------------------------------
@@ -740,8 +823,8 @@ def check(shared: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["all", "check", "mcpzero-holdout-catalog", *BUILDERS])
-    ap.add_argument("out", nargs="?", help="output path for mcpzero-holdout-catalog")
+    ap.add_argument("command", choices=["all", "check", "mcpzero-holdout-catalog", "metatool-train", "bfcl-multiple", *BUILDERS])
+    ap.add_argument("out", nargs="?", help="output path for mcpzero-holdout-catalog and metatool-train")
     ap.add_argument("--shared", type=Path,
                     default=Path(os.environ.get("TOOLSCOUT_SHARED", REPO.parent / "shared")))
     args = ap.parse_args()
@@ -750,6 +833,16 @@ def main() -> int:
         ap.error(f"no data/ under {shared} (pass --shared or set TOOLSCOUT_SHARED)")
     if args.command == "check":
         return check(shared)
+    if args.command == "bfcl-multiple":
+        if not args.out:
+            ap.error("bfcl-multiple needs an output folder")
+        write_bfcl_multiple(shared, Path(args.out))
+        return 0
+    if args.command == "metatool-train":
+        if not args.out:
+            ap.error("metatool-train needs an output path")
+        write_metatool_train(shared, Path(args.out))
+        return 0
     if args.command == "mcpzero-holdout-catalog":
         if not args.out:
             ap.error("mcpzero-holdout-catalog needs an output path")

@@ -1,13 +1,16 @@
 //! Fitting the engine's found / not-found decision on labelled queries (never on test sets).
 //!
-//! 1. Every query (and, when asked, its near-miss negative: the same request with its right tools left
-//!    out) is run through the engine's stages; its best candidates by fused score become rows of
-//!    [`toolscout_service::FEATURES`], labelled by whether the tool serves one of the query's groups.
+//! 1. Every query (and, where asked, its near-miss negative: the same request with its right tools left
+//!    out) is run through the engine's stages; the candidates its decision scores (the best
+//!    `rerank_depth` of each pass by fused score) become rows of [`toolscout_service::FEATURES`],
+//!    labelled by whether the tool serves one of the query's groups.
 //! 2. A logistic regression (linfa) is fitted on all rows: the probability that a tool serves the request.
-//! 3. The two cuts are chosen on the same queries: the request cut with the best not-found F1 among those
-//!    that cost at most `max_recall_drop` of recall@5, then the highest tool cut (≤ the request cut) that
-//!    still keeps recall@5 within that drop — so answers carry as few tools the model judged irrelevant as
-//!    recall allows.
+//! 3. The cuts are chosen on cross-fitted probabilities (each query judged by a model fitted without it):
+//!    the request cut with the best not-found F1 among those that cost at most `max_recall_drop` of
+//!    recall@5, then the highest tool cuts (absolute, then relative to the best tool) that still keep
+//!    recall@5 within that drop — so answers carry as few tools the model judged irrelevant as recall
+//!    allows. Recall and F1 are means over the sets, so each set (catalog, style of request) weighs the
+//!    same.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -31,6 +34,10 @@ pub struct FitSet {
     pub engine: Arc<Engine>,
     /// Its labelled queries.
     pub queries: Vec<Query>,
+    /// Also fit on the near-miss negative of each answerable query (right tools left out). Worth it where
+    /// the labels list every tool that serves a request; where they list one of several look-alikes
+    /// (MetaTool's plugins), the "near miss" is often still served and only teaches noise.
+    pub near_misses: bool,
 }
 
 /// How [`fit`] works.
@@ -38,29 +45,29 @@ pub struct FitSet {
 pub struct FitOptions {
     /// Largest loss of recall@5 (absolute) the cuts may cost.
     pub max_recall_drop: f64,
-    /// Candidates per query used as rows (best fused scores first).
-    pub candidates: usize,
-    /// Also fit on the near-miss negative of every answerable query.
-    pub near_misses: bool,
     /// L2 regularization strength of the logistic regression.
     pub alpha: f64,
     /// Fit on these features only (ablation); `None`: all.
     pub features: Option<Vec<String>>,
+    /// Also return every row fitted on (for analysis outside toolscout).
+    pub keep_rows: bool,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { max_recall_drop: 0.02, candidates: 30, near_misses: true, alpha: 0.05, features: None }
+        FitOptions { max_recall_drop: 0.02, alpha: 0.05, features: None, keep_rows: false }
     }
 }
 
-/// One point of the cut sweep: a request cut, the best tool cut for it, and what they give.
+/// One point of the cut sweep: a request cut, the tool cuts chosen with it, and what they give.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CurvePoint {
     /// The request cut.
     pub request_cut: f32,
-    /// The highest tool cut within the recall budget (or equal to the request cut when none is).
+    /// The highest absolute tool cut within the recall budget (or the request cut when none is).
     pub tool_cut: f32,
+    /// The highest relative tool cut within the recall budget at that tool cut.
+    pub relative_cut: f32,
     /// Not-found precision.
     pub precision: f64,
     /// Not-found recall.
@@ -69,6 +76,8 @@ pub struct CurvePoint {
     pub f1: f64,
     /// Group recall@5 of positive queries at these cuts.
     pub recall_at_5: f64,
+    /// Mean number of tools a found answer to a positive query delivers at these cuts.
+    pub delivered: f64,
     /// Whether the recall drop stays within the budget.
     pub within_budget: bool,
 }
@@ -82,10 +91,35 @@ pub struct FitReport {
     pub rows: (usize, usize),
     /// The sweep over request cuts.
     pub curve: Vec<CurvePoint>,
+    /// Every row fitted on, when asked for ([`FitOptions::keep_rows`]).
+    #[serde(skip)]
+    pub row_data: Vec<Row>,
+}
+
+/// One (request, candidate) row of a fit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// The set (`INDEX=QUERIES`).
+    pub set: String,
+    /// The query id (`~nm`: its near-miss negative).
+    pub query: String,
+    /// The request's kind.
+    pub kind: Kind,
+    /// The candidate's rank by fused score.
+    pub rank: usize,
+    /// Its server.
+    pub server: String,
+    /// Its tool.
+    pub tool: String,
+    /// Whether it serves one of the request's groups.
+    pub label: bool,
+    /// Its features, in [`FEATURES`] order.
+    pub features: Vec<f32>,
 }
 
 /// A query's rows, ready for the sweep.
 struct Judged {
+    set: usize,
     none: bool,
     groups: usize,
     /// Row indexes of its candidates.
@@ -112,13 +146,14 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             .collect::<Result<_>>()?,
     };
 
-    // 1. Rows.
-    let mut x: Vec<f64> = Vec::new();
-    let mut y: Vec<bool> = Vec::new();
+    // 1. Rows: every candidate the engine's decision scores (the best `rerank_depth` of each pass).
+    let width = chosen.len();
+    let mut rows = Rows { x: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
     let mut judged: Vec<Judged> = Vec::new();
-    for set in sets {
+    let mut row_data = Vec::new();
+    for (si, set) in sets.iter().enumerate() {
         let mut queries = set.queries.clone();
-        if options.near_misses {
+        if set.near_misses {
             queries.extend(near_misses(&set.queries));
         }
         for q in &queries {
@@ -129,62 +164,84 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             if named > 0 {
                 continue; // a named tool decides by itself
             }
-            let mut j =
-                Judged { none: q.kind == Kind::None, groups: q.relevant.len(), rows: Vec::new(), serves: Vec::new() };
-            for e in examined.iter().take(options.candidates) {
+            // A query and its near miss share a fold, so cross-fitting never sees one while judging the other.
+            let fold = fold_of(q.id.trim_end_matches("~nm"));
+            let mut j = Judged {
+                set: si,
+                none: q.kind == Kind::None,
+                groups: q.relevant.len(),
+                rows: Vec::new(),
+                serves: Vec::new(),
+            };
+            for (rank, e) in examined.iter().enumerate() {
                 let serves: Vec<usize> = (0..q.relevant.len())
                     .filter(|&g| q.relevant[g].iter().any(|p| p.server == e.server && p.tool == e.tool))
                     .collect();
-                j.rows.push(y.len());
-                y.push(!serves.is_empty());
+                if options.keep_rows {
+                    row_data.push(Row {
+                        set: set.name.clone(),
+                        query: q.id.clone(),
+                        kind: q.kind,
+                        rank,
+                        server: e.server.clone(),
+                        tool: e.tool.clone(),
+                        label: !serves.is_empty(),
+                        features: e.features.to_vec(),
+                    });
+                }
+                j.rows.push(rows.y.len());
+                rows.x.extend(chosen.iter().map(|&i| f64::from(e.features[i])));
+                rows.y.push(!serves.is_empty());
+                rows.set.push(si);
+                rows.fold.push(fold);
                 j.serves.push(serves);
-                x.extend(chosen.iter().map(|&i| f64::from(e.features[i])));
             }
             judged.push(j);
         }
     }
-    let positives = y.iter().filter(|&&b| b).count();
-    if positives == 0 || positives == y.len() || !judged.iter().any(|j| j.none) {
+    let positives = rows.y.iter().filter(|&&b| b).count();
+    if positives == 0 || positives == rows.y.len() || !judged.iter().any(|j| j.none) {
         return Err(Error::Calibration("need positive queries whose tools are found, and `none` queries".into()));
     }
 
-    // 2. The logistic regression.
-    let records = Array2::from_shape_vec((y.len(), chosen.len()), x)
-        .map_err(|e| Error::Calibration(format!("feature matrix: {e}")))?;
-    let targets = Array1::from_vec(y.clone());
-    let dataset = Dataset::new(records.clone(), targets);
-    let fitted = LogisticRegression::default()
-        .alpha(options.alpha)
-        .max_iterations(500)
-        .fit(&dataset)
-        .map_err(|e| Error::Calibration(format!("logistic regression: {e}")))?;
-    if !fitted.labels().pos.class {
-        return Err(Error::Calibration("logistic regression took `false` as its positive class".into()));
+    // 2. The logistic regression, on all rows; the cuts are chosen on cross-fitted probabilities (each
+    // query judged by a model that never saw it), so they hold on requests the fit has not seen.
+    let (weights, bias) = logistic(&rows, width, sets.len(), options.alpha, |_| true)?;
+    let mut probability = vec![0f32; rows.y.len()];
+    for fold in 0..FOLDS {
+        let (w, b) = logistic(&rows, width, sets.len(), options.alpha, |i| rows.fold[i] != fold)?;
+        for i in (0..rows.y.len()).filter(|&i| rows.fold[i] == fold) {
+            probability[i] = predict(&rows.x[i * width..(i + 1) * width], &w, b);
+        }
     }
-    let probability: Vec<f32> = fitted.predict_probabilities(&records).iter().map(|&p| p as f32).collect();
 
     // 3. The cuts.
     let sweep = Sweep::new(&judged, &probability);
     let grid: Vec<f32> = (1..100).map(|i| i as f32 / 100.0).collect();
-    let no_cut = sweep.recall_at_5(0.0, 0.0);
+    let relative = [0.0f32, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5];
+    let no_cut = sweep.recall_at_5(0.0, 0.0, 0.0);
+    let within = |rc: f32, tc: f32, rel: f32| no_cut - sweep.recall_at_5(rc, tc, rel) <= options.max_recall_drop + 1e-9;
     let curve: Vec<CurvePoint> = grid
         .iter()
         .map(|&rc| {
             let tc = grid
                 .iter()
                 .copied()
-                .filter(|&tc| tc <= rc && no_cut - sweep.recall_at_5(rc, tc) <= options.max_recall_drop + 1e-9)
-                .fold(None, |best: Option<f32>, tc| Some(best.map_or(tc, |b| b.max(tc))));
-            let within_budget = tc.is_some();
-            let tc = tc.unwrap_or(rc);
+                .filter(|&tc| tc <= rc && within(rc, tc, 0.0))
+                .fold(None, |b: Option<f32>, tc| Some(b.map_or(tc, |b| b.max(tc))));
+            let within_budget = tc.is_some() || within(rc, 0.0, 0.0);
+            let tc = tc.unwrap_or(if within_budget { 0.0 } else { rc });
+            let rel = relative.iter().copied().filter(|&rel| within(rc, tc, rel)).fold(0.0, f32::max);
             let (precision, recall, f1) = sweep.not_found(rc);
             CurvePoint {
                 request_cut: rc,
                 tool_cut: tc,
+                relative_cut: rel,
                 precision,
                 recall,
                 f1,
-                recall_at_5: sweep.recall_at_5(rc, tc),
+                recall_at_5: sweep.recall_at_5(rc, tc, rel),
+                delivered: sweep.delivered(rc, tc, rel),
                 within_budget,
             }
         })
@@ -202,9 +259,10 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
         engine: engine_id,
         decision: DecisionModel {
             features: chosen.iter().map(|&i| FEATURES[i].to_string()).collect(),
-            weights: fitted.params().iter().map(|&w| w as f32).collect(),
-            bias: fitted.intercept() as f32,
+            weights: weights.iter().map(|&w| w as f32).collect(),
+            bias: bias as f32,
             tool_cut: best.tool_cut,
+            relative_cut: best.relative_cut,
             request_cut: best.request_cut,
         },
         fitted: FitSummary {
@@ -215,7 +273,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             recall_at_5: (best.recall_at_5, no_cut),
         },
     };
-    Ok(FitReport { calibration, rows: (positives, y.len() - positives), curve })
+    Ok(FitReport { calibration, rows: (positives, rows.y.len() - positives), curve, row_data })
 }
 
 /// The judged queries with each one's candidates sorted by probability, for fast sweeps.
@@ -225,12 +283,88 @@ struct Sweep {
 
 /// One query in a sweep.
 struct SweepQuery {
+    set: usize,
     none: bool,
     groups: usize,
     /// Best probability of its candidates.
     best: f32,
     /// Its five most probable candidates: (probability, groups served).
     top: Vec<(f32, Vec<usize>)>,
+}
+
+impl SweepQuery {
+    /// The candidates a found answer delivers at the cuts (the best one always).
+    fn kept(&self, tool_cut: f32, relative_cut: f32) -> impl Iterator<Item = &(f32, Vec<usize>)> {
+        self.top
+            .iter()
+            .enumerate()
+            .filter(move |(i, (p, _))| *i == 0 || (*p >= tool_cut && *p >= relative_cut * self.best))
+            .map(|(_, t)| t)
+    }
+}
+
+/// Folds of the cross-fitting that chooses the cuts.
+const FOLDS: usize = 5;
+
+/// The (request, candidate) rows of a fit.
+struct Rows {
+    /// Features, row after row.
+    x: Vec<f64>,
+    /// Serves the request?
+    y: Vec<bool>,
+    /// The set each row came from.
+    set: Vec<usize>,
+    /// The cross-fitting fold of each row's request.
+    fold: Vec<usize>,
+}
+
+/// A stable fold for a query id.
+fn fold_of(id: &str) -> usize {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)) as usize % FOLDS
+}
+
+/// Fits the logistic regression on the rows `take` keeps; returns the weights and bias of P(serves).
+/// Each set weighs the same, whatever its size: its rows are repeated or thinned (deterministically,
+/// evenly spread) to the median set's row count (linfa's logistic regression takes no sample weights).
+fn logistic(
+    rows: &Rows,
+    width: usize,
+    sets: usize,
+    alpha: f64,
+    take: impl Fn(usize) -> bool,
+) -> Result<(Vec<f64>, f64)> {
+    let mut by_set: Vec<Vec<usize>> = vec![Vec::new(); sets];
+    for i in (0..rows.y.len()).filter(|&i| take(i)) {
+        by_set[rows.set[i]].push(i);
+    }
+    let mut sizes: Vec<usize> = by_set.iter().map(Vec::len).filter(|&n| n > 0).collect();
+    sizes.sort_unstable();
+    let target = sizes.get(sizes.len() / 2).copied().unwrap_or(0).max(1);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for members in by_set.iter().filter(|m| !m.is_empty()) {
+        for k in 0..target {
+            let i = members[k * members.len() / target];
+            x.extend_from_slice(&rows.x[i * width..(i + 1) * width]);
+            y.push(rows.y[i]);
+        }
+    }
+    let n = y.len();
+    let records =
+        Array2::from_shape_vec((n, width), x).map_err(|e| Error::Calibration(format!("feature matrix: {e}")))?;
+    let fitted = LogisticRegression::default()
+        .alpha(alpha)
+        .max_iterations(500)
+        .fit(&Dataset::new(records, Array1::from_vec(y)))
+        .map_err(|e| Error::Calibration(format!("logistic regression: {e}")))?;
+    // linfa models the probability of the more frequent class; P(serves) = σ(z) or 1 − σ(z) = σ(−z).
+    let sign = if fitted.labels().pos.class { 1.0 } else { -1.0 };
+    Ok((fitted.params().iter().map(|w| sign * w).collect(), sign * fitted.intercept()))
+}
+
+/// σ(bias + w · x).
+fn predict(x: &[f64], w: &[f64], bias: f64) -> f32 {
+    let z = bias + x.iter().zip(w).map(|(x, w)| x * w).sum::<f64>();
+    (1.0 / (1.0 + (-z).exp())) as f32
 }
 
 impl Sweep {
@@ -243,41 +377,68 @@ impl Sweep {
                 rows.sort_by(|a, b| b.0.total_cmp(&a.0));
                 let best = rows.first().map_or(0.0, |r| r.0);
                 rows.truncate(5);
-                SweepQuery { none: j.none, groups: j.groups, best, top: rows }
+                SweepQuery { set: j.set, none: j.none, groups: j.groups, best, top: rows }
             })
             .collect();
         Sweep { queries }
     }
 
-    /// Group recall@5 over positive queries at the cuts.
-    fn recall_at_5(&self, request_cut: f32, tool_cut: f32) -> f64 {
+    /// The mean over sets of what `per_set` gives for each set's queries (sets for which it gives `None`
+    /// do not count): every set weighs the same, so a large in-domain set cannot hide what the cuts cost
+    /// on a small one closer to real requests.
+    fn per_set(&self, per_set: impl Fn(&[&SweepQuery]) -> Option<f64>) -> f64 {
+        let sets = self.queries.iter().map(|q| q.set).max().map_or(0, |m| m + 1);
+        let values: Vec<f64> = (0..sets)
+            .filter_map(|s| {
+                let qs: Vec<&SweepQuery> = self.queries.iter().filter(|q| q.set == s).collect();
+                per_set(&qs)
+            })
+            .collect();
+        if values.is_empty() { 0.0 } else { values.iter().sum::<f64>() / values.len() as f64 }
+    }
+
+    /// Group recall@5 over positive queries at the cuts (mean over sets).
+    fn recall_at_5(&self, request_cut: f32, tool_cut: f32, relative_cut: f32) -> f64 {
+        self.per_set(|qs| Self::recall_of(qs, request_cut, tool_cut, relative_cut))
+    }
+
+    fn recall_of(queries: &[&SweepQuery], request_cut: f32, tool_cut: f32, relative_cut: f32) -> Option<f64> {
         let (mut hit, mut total) = (0usize, 0usize);
-        for q in &self.queries {
-            if q.none {
-                continue;
-            }
+        for q in queries.iter().filter(|q| !q.none) {
             total += q.groups;
             if q.best < request_cut {
                 continue;
             }
-            let mut served = HashSet::new();
-            for (i, (p, g)) in q.top.iter().enumerate() {
-                if *p >= tool_cut || i == 0 {
-                    served.extend(g.iter().copied());
-                }
-            }
+            let served: HashSet<usize> = q.kept(tool_cut, relative_cut).flat_map(|(_, g)| g.iter().copied()).collect();
             hit += served.len();
         }
-        if total == 0 { 0.0 } else { hit as f64 / total as f64 }
+        (total > 0).then(|| hit as f64 / total as f64)
     }
 
-    /// Not-found precision, recall and F1 at a request cut.
+    /// Mean number of tools a found answer to a positive query delivers at the cuts.
+    fn delivered(&self, request_cut: f32, tool_cut: f32, relative_cut: f32) -> f64 {
+        let found: Vec<&SweepQuery> = self.queries.iter().filter(|q| !q.none && q.best >= request_cut).collect();
+        let n: usize = found.iter().map(|q| q.kept(tool_cut, relative_cut).count()).sum();
+        if found.is_empty() { 0.0 } else { n as f64 / found.len() as f64 }
+    }
+
+    /// Not-found precision, recall and F1 at a request cut (each the mean over sets with `none` queries).
     fn not_found(&self, request_cut: f32) -> (f64, f64, f64) {
-        let said = self.queries.iter().filter(|q| q.best < request_cut).count() as f64;
-        let right = self.queries.iter().filter(|q| q.best < request_cut && q.none).count() as f64;
-        let none = self.queries.iter().filter(|q| q.none).count() as f64;
-        let p = if said > 0.0 { right / said } else { 0.0 };
-        let r = if none > 0.0 { right / none } else { 0.0 };
-        (p, r, if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 })
+        let of = |qs: &[&SweepQuery]| -> Option<(f64, f64, f64)> {
+            let none = qs.iter().filter(|q| q.none).count() as f64;
+            if none == 0.0 {
+                return None;
+            }
+            let said = qs.iter().filter(|q| q.best < request_cut).count() as f64;
+            let right = qs.iter().filter(|q| q.best < request_cut && q.none).count() as f64;
+            let p = if said > 0.0 { right / said } else { 0.0 };
+            let r = right / none;
+            Some((p, r, if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }))
+        };
+        (
+            self.per_set(|qs| of(qs).map(|v| v.0)),
+            self.per_set(|qs| of(qs).map(|v| v.1)),
+            self.per_set(|qs| of(qs).map(|v| v.2)),
+        )
     }
 }

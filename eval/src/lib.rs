@@ -11,7 +11,7 @@ mod rankers;
 mod report;
 
 pub use baselines::{BASELINES, baseline};
-pub use calibrate::{CurvePoint, FitOptions, FitReport, FitSet, fit};
+pub use calibrate::{CurvePoint, FitOptions, FitReport, FitSet, Row, fit};
 pub use error::{Error, Result};
 pub use metrics::{QueryOutcome, judge};
 pub use queries::{Kind, Pair, Query, near_misses, read_queries};

@@ -23,9 +23,9 @@ pub struct Calibration {
     pub fitted: FitSummary,
 }
 
-/// A logistic model over named features: `p = sigmoid(bias + Σ weights[i] · features[i])`. A tool is
-/// kept when its `p` reaches `tool_cut`; a request is `found` when its best tool's `p` reaches
-/// `request_cut`.
+/// A logistic model over named features: `p = sigmoid(bias + Σ weights[i] · features[i])`. A request is
+/// `found` when its best tool's `p` reaches `request_cut`; a tool is delivered when its `p` reaches
+/// `tool_cut` and `relative_cut` times the best tool's `p`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionModel {
@@ -37,6 +37,8 @@ pub struct DecisionModel {
     pub bias: f32,
     /// Lowest probability of a delivered tool.
     pub tool_cut: f32,
+    /// Lowest probability of a delivered tool relative to the request's best tool.
+    pub relative_cut: f32,
     /// Lowest best-tool probability of a `found` answer.
     pub request_cut: f32,
 }

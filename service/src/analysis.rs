@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use toolscout_indexer::terms;
 
-use crate::actions::{Action, families, words};
+use crate::actions::{Action, Family, families, request_actions, words};
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
 /// One request (or one intent of it), analysed against a snapshot's profiles.
@@ -16,12 +16,19 @@ pub(crate) struct Analysis {
     pub content: Vec<(String, Option<TermId>, f32)>,
     /// Every term id of the request that the catalog knows.
     pub known: HashSet<TermId>,
-    /// The request's action, if a verb showed one.
+    /// The request's first action (its main verb), if a verb showed one.
     pub action: Option<Action>,
+    /// Every action family its verbs show.
+    pub families: Vec<Family>,
+    /// No verb showed an action: a question or a bare noun phrase ("stripe balance right now"), which asks
+    /// to read something.
+    pub implied_read: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
+    /// The kinds of entity it mentions (`entities.rs`).
+    pub entity_kinds: u8,
 }
 
 impl Analysis {
@@ -29,9 +36,11 @@ impl Analysis {
     pub(crate) fn new(text: &str, profiles: &Profiles) -> Analysis {
         let table = families();
         let raw = words(text);
-        let refs: Vec<&str> = raw.iter().map(String::as_str).collect();
-        let action = table.first_action(&refs);
-        let verb_terms: HashSet<String> = action.iter().flat_map(|a| terms(&a.verb)).collect();
+        let all_actions = request_actions(table, text);
+        let action = all_actions.first().cloned();
+        let mut families_seen: Vec<Family> = all_actions.iter().map(|a| a.family).collect();
+        families_seen.dedup();
+        let verb_terms: HashSet<String> = all_actions.iter().flat_map(|a| terms(&a.verb)).collect();
         let all = terms(text);
         let known: HashSet<TermId> = all.iter().filter_map(|t| profiles.id(t)).collect();
         let mut seen = HashSet::new();
@@ -56,7 +65,18 @@ impl Analysis {
             None => Vec::new(),
         };
         let named_servers = profiles.named_servers(&known);
-        Analysis { content, known, action, object_words, named_servers }
+        let implied_read = families_seen.is_empty();
+        let entity_kinds = crate::entities::in_request(text);
+        Analysis {
+            content,
+            known,
+            action,
+            families: families_seen,
+            implied_read,
+            object_words,
+            named_servers,
+            entity_kinds,
+        }
     }
 
     /// Total weight of the content terms.

@@ -107,6 +107,16 @@ impl Decision {
         self.model.tool_cut
     }
 
+    /// Lowest probability of a delivered tool relative to the best tool of its request.
+    pub fn relative_cut(&self) -> f32 {
+        self.model.relative_cut
+    }
+
+    /// Whether a tool of probability `p` is delivered in a request whose best tool has `best`.
+    pub fn keeps(&self, p: f32, best: f32) -> bool {
+        p >= self.model.tool_cut && p >= self.model.relative_cut * best
+    }
+
     /// Lowest best-tool probability of a `found` answer.
     pub fn request_cut(&self) -> f32 {
         self.model.request_cut
@@ -123,12 +133,13 @@ impl Decision {
 pub(crate) fn fingerprint(config: &crate::EngineConfig) -> String {
     let w = &config.weights;
     let described = serde_json::json!({
-        "features": FEATURES,
+        "features": FEATURES.as_slice(),
         "families": crate::actions::families().len(),
         "weights": [w.tool_dense, w.tool_bm25, w.server_dense, w.server_bm25, w.bm25_k],
         "top_servers": config.top_servers,
         "global_tools": config.global_tools,
         "multi_intent": config.multi_intent,
+        "rerank_depth": config.rerank_depth,
     });
     toolscout_indexer::content_hash(&serde_json::json!({"name": "engine", "description": described.to_string()}))[..16]
         .to_string()
@@ -148,6 +159,7 @@ mod tests {
             weights: vec![1.0],
             bias: 0.0,
             tool_cut: 0.5,
+            relative_cut: 0.0,
             request_cut: 0.5,
         };
         assert!(Decision::new(bad, DecisionSource::Calibration, "m".into()).is_err());
@@ -160,6 +172,7 @@ mod tests {
             weights: vec![10.0, -4.0],
             bias: -3.0,
             tool_cut: 0.5,
+            relative_cut: 0.2,
             request_cut: 0.5,
         };
         let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
@@ -168,5 +181,6 @@ mod tests {
         assert!((d.probability(&f) - 0.5).abs() < 1e-6);
         f[FEATURES.iter().position(|n| *n == "action_conflict").expect("conflict")] = 1.0;
         assert!(d.probability(&f) < 0.05);
+        assert!(d.keeps(0.5, 0.9) && !d.keeps(0.15, 0.9) && !d.keeps(0.4, 0.4));
     }
 }

@@ -47,6 +47,9 @@ pub struct EngineConfig {
     /// Leave out tools whose definition the description scan flagged (they are kept, with `warnings`,
     /// otherwise).
     pub exclude_flagged: bool,
+    /// Candidates of each pass the decision scores, best fused scores first (the decision is fitted on
+    /// the same number; the rest cannot be delivered).
+    pub rerank_depth: usize,
 }
 
 impl Default for EngineConfig {
@@ -59,6 +62,7 @@ impl Default for EngineConfig {
             multi_intent: true,
             max_per_server: 3,
             exclude_flagged: false,
+            rerank_depth: 30,
         }
     }
 }
@@ -150,6 +154,8 @@ impl std::fmt::Debug for Engine {
 /// What one request needs before its candidates are scored.
 struct Prepared {
     times: StageTimes,
+    /// Passes that get a place of their own in the answer (the whole request and its intents).
+    slots: Vec<usize>,
     live: Arc<Live>,
     analyses: Vec<Analysis>,
     passes: Vec<crate::stages::retrieve::Pass>,
@@ -305,13 +311,15 @@ impl Engine {
         let candidates = self.score(&prepared);
         times.score = started.elapsed().as_secs_f64();
         let started = Instant::now();
+        let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
+        let keeps = |p: f32| live.decision.keeps(p, best);
         let arranging = Arranging {
             cap: self.config.max_per_server,
             limit: prepared.limit,
             hinted: &prepared.hinted,
-            tool_cut: live.decision.tool_cut(),
+            keeps: &keeps,
         };
-        let order = arrange(&candidates, prepared.passes.len(), &arranging);
+        let order = arrange(&candidates, &prepared.slots, &arranging);
         let verdict = decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit);
         let hit = |c: usize| {
             tool_hit(live, candidates[c].tool, candidates[c].score(), candidates[c].confidence(), MatchKind::Search)
@@ -329,7 +337,7 @@ impl Engine {
         } else {
             let analysis = &prepared.analyses[0];
             let named_service = analysis.named_servers.first().map(|&s| snap.servers[s].name.as_str());
-            let closest: Vec<(&str, &str, Option<crate::actions::Family>)> = verdict
+            let closest: Vec<(&str, &str, &[crate::actions::Family])> = verdict
                 .closest
                 .iter()
                 .map(|&c| {
@@ -337,7 +345,7 @@ impl Engine {
                     (
                         snap.servers[candidates[c].server].name.as_str(),
                         snap.tools[t].name.as_str(),
-                        live.profiles.tools[t].action,
+                        live.profiles.tools[t].actions.as_slice(),
                     )
                 })
                 .collect();
@@ -394,6 +402,7 @@ impl Engine {
             weights: &self.config.weights,
             decision: &live.decision,
             hinted: &p.hinted,
+            depth: self.config.rerank_depth,
         };
         score(&scoring, &p.passes, &p.analyses, &p.candidates)
     }
@@ -441,6 +450,12 @@ impl Engine {
         if self.config.multi_intent {
             texts.extend(intents(query));
         }
+        let slots: Vec<usize> = (0..texts.len()).collect();
+        // A misspelled request also runs as respelled against the catalog's words ("serch wikipeda").
+        if let Some(respelled) = live.profiles.respell(query) {
+            notes.push(format!("also searched as {respelled:?}"));
+            texts.push(respelled);
+        }
         let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };
         let started = Instant::now();
         let vectors = self.embed(&texts)?;
@@ -463,7 +478,7 @@ impl Engine {
             candidates.retain(|&t| snap.tool_warnings[t].is_empty());
         }
         times.candidates = candidates.len();
-        Ok(Prepared { times, live: live.clone(), analyses, passes, named, hinted, candidates, notes, limit })
+        Ok(Prepared { times, slots, live: live.clone(), analyses, passes, named, hinted, candidates, notes, limit })
     }
 
     /// Vectors of `texts`: cached ones reused, the rest embedded in one call.

@@ -8,7 +8,7 @@ use crate::fusion::{FusionWeights, Signals, fuse, saturate};
 use crate::profile::{ServerProfile, ToolProfile};
 
 /// Feature names, in the order of [`Features`]. A calibration names the features it was fitted on.
-pub const FEATURES: [&str; 21] = [
+pub const FEATURES: [&str; 35] = [
     "tool_dense",
     "server_dense",
     "tool_bm25",
@@ -30,6 +30,20 @@ pub const FEATURES: [&str; 21] = [
     "other_service_named",
     "hinted",
     "query_weight",
+    "unknown_share",
+    "named_conflict",
+    "named_same",
+    "same_object",
+    "tool_dense_sq",
+    "dense_x_cover",
+    "dense_x_same",
+    "dense_x_conflict",
+    "cover_x_same",
+    "cover_x_conflict",
+    "dense_x_named",
+    "named_x_object_miss",
+    "entity_match",
+    "entity_miss",
 ];
 
 /// One feature vector.
@@ -69,6 +83,13 @@ pub(crate) fn features(
         }
         request.content.iter().filter(|(_, id, _)| id.is_some_and(has)).map(|(_, _, w)| w).sum::<f32>() / total
     };
+    // Words of the request the catalog never uses ("puregym", "ryanair"): a request about something no
+    // connected service knows.
+    let unknown_share = if total <= 0.0 {
+        0.0
+    } else {
+        request.content.iter().filter(|(_, id, _)| id.is_none()).map(|(_, _, w)| w).sum::<f32>() / total
+    };
     let cover_name = cover(&|id| tool.name.contains(&id));
     let cover_description = cover(&|id| tool.description.contains(&id));
     let cover_params = cover(&|id| tool.params.contains(&id));
@@ -85,18 +106,34 @@ pub(crate) fn features(
         tool.object.iter().filter(|t| request.known.contains(t)).count() as f32 / tool.object.len() as f32
     };
     let object_miss = f32::from(u8::from(!tool.object.is_empty() && object_cover == 0.0));
-    let agreement = families().agreement(request.action.as_ref().map(|a| a.family), tool.action);
+    let table = families();
+    let agreement = if request.implied_read {
+        // A question or noun phrase asks to read: a reading tool fits it, anything else is undecided.
+        let reads = tool.actions.iter().any(|&f| table.class(f) == crate::actions::EffectClass::Read);
+        if reads { Agreement::Compatible } else { Agreement::Unknown }
+    } else {
+        table.agreement_of_sets(&request.families, &tool.actions)
+    };
     let one = |b: bool| f32::from(u8::from(b));
     let named = request.named_servers.contains(&server_index);
+    let entity_match = if request.entity_kinds == 0 {
+        0.0
+    } else {
+        (tool.entity_kinds & request.entity_kinds).count_ones() as f32 / request.entity_kinds.count_ones() as f32
+    };
     let fused = fused(m, w);
+    let dense = m.signals.tool_dense;
+    let (same, conflict) = (one(agreement == Agreement::Same), one(agreement == Agreement::Conflict));
+    let fused_gap = fused - m.best_fused;
+    let dense_gap = dense - m.best_dense;
     [
         m.signals.tool_dense,
         m.signals.server_dense,
         saturate(m.signals.tool_bm25, w.bm25_k),
         saturate(m.signals.server_bm25, w.bm25_k),
         fused,
-        fused - m.best_fused,
-        m.signals.tool_dense - m.best_dense,
+        fused_gap,
+        dense_gap,
         cover_name,
         cover_description,
         cover_params,
@@ -111,5 +148,20 @@ pub(crate) fn features(
         one(!named && !request.named_servers.is_empty()),
         one(m.hinted),
         (1.0 + total).ln(),
+        unknown_share,
+        one(named && agreement == Agreement::Conflict),
+        one(named && agreement == Agreement::Same),
+        if agreement == Agreement::Same { object_cover } else { 0.0 },
+        // Interactions the logistic decision cannot form by itself.
+        dense * dense,
+        dense * cover_any,
+        dense * same,
+        dense * conflict,
+        cover_any * same,
+        cover_any * conflict,
+        dense * one(named),
+        one(named) * object_miss,
+        entity_match,
+        one(request.entity_kinds != 0 && tool.entity_kinds & request.entity_kinds == 0),
     ]
 }

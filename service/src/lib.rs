@@ -13,6 +13,7 @@ mod decision;
 mod delivered;
 mod delivery;
 mod engine;
+mod entities;
 mod error;
 mod features;
 mod fusion;

@@ -38,8 +38,10 @@ pub(crate) struct ToolProfile {
     pub description: HashSet<TermId>,
     /// Terms of parameter names, descriptions and enum values.
     pub params: HashSet<TermId>,
-    /// The action of its name (else of its description's first words).
-    pub action: Option<Family>,
+    /// The actions of its name: the reliable sign of what it does (most MCP tool names are verb_object).
+    pub actions: Vec<Family>,
+    /// The kinds of entity its parameters take (`entities.rs`).
+    pub entity_kinds: u8,
     /// Terms of its name other than its verb, its server's words and noise: what it acts on.
     pub object: Vec<TermId>,
 }
@@ -66,6 +68,9 @@ pub(crate) struct Profiles {
     pub servers: Vec<ServerProfile>,
     /// Service word → servers it is the first service word of.
     service_index: HashMap<TermId, Vec<usize>>,
+    /// Every lowercase word of the catalog's names, descriptions and parameters, with its count: the
+    /// dictionary misspelled request words are corrected against.
+    words: HashMap<String, u32>,
 }
 
 impl Profiles {
@@ -87,6 +92,13 @@ impl Profiles {
                 .collect();
             p.servers.push(ServerProfile { terms: terms_set, service });
         }
+        for s in &snap.servers {
+            for w in words(&format!("{} {}", split_name(&s.name), s.description.as_deref().unwrap_or(""))) {
+                if w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) {
+                    *p.words.entry(w).or_default() += 1;
+                }
+            }
+        }
         for (si, s) in p.servers.iter().enumerate() {
             if let Some(&first) = s.service.first() {
                 p.service_index.entry(first).or_default().push(si);
@@ -103,14 +115,17 @@ impl Profiles {
             let params = p.intern_all(&params_text(object.get("inputSchema")));
             let name_list: Vec<String> = words(&name_words);
             let refs: Vec<&str> = name_list.iter().map(String::as_str).collect();
-            let name_action = table.first_action(&refs);
-            let action = name_action.as_ref().map(|a| a.family).or_else(|| {
-                let first: Vec<String> = words(description).into_iter().take(6).collect();
-                let refs: Vec<&str> = first.iter().map(String::as_str).collect();
-                table.first_action(&refs).map(|a| a.family)
-            });
+            let name_actions = table.actions(&refs);
+            let mut actions: Vec<Family> = name_actions.iter().map(|a| a.family).collect();
+            actions.dedup();
+            let param_names = object
+                .pointer("/inputSchema/properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>())
+                .unwrap_or_default();
+            let entity_kinds = crate::entities::in_parameters(param_names);
             let service: HashSet<TermId> = p.servers[t.server as usize].service.iter().copied().collect();
-            let verb_terms: HashSet<String> = name_action.iter().flat_map(|a| terms(&a.verb)).collect();
+            let verb_terms: HashSet<String> = name_actions.iter().flat_map(|a| terms(&a.verb)).collect();
             let object_terms: Vec<TermId> = p
                 .intern_all_ordered(&name_words)
                 .into_iter()
@@ -132,7 +147,19 @@ impl Profiles {
                 }
                 df[i] += 1;
             }
-            p.tools.push(ToolProfile { name, description: description_terms, params, action, object: object_terms });
+            for w in words(&format!("{name_words} {title} {description} {}", params_text(object.get("inputSchema")))) {
+                if w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) {
+                    *p.words.entry(w).or_default() += 1;
+                }
+            }
+            p.tools.push(ToolProfile {
+                name,
+                description: description_terms,
+                params,
+                actions,
+                entity_kinds,
+                object: object_terms,
+            });
         }
         let n = snap.tools.len().max(1) as f32;
         df.resize(p.texts.len(), 0);
@@ -175,6 +202,56 @@ impl Profiles {
             Some(i) => self.idf.get(i as usize).copied().unwrap_or(0.0),
             None => self.idf.iter().copied().fold(0.0, f32::max),
         }
+    }
+
+    /// `text` with each word the catalog never uses replaced by the catalog word closest to it in spelling
+    /// (one edit for words of 5–7 letters, two from 8), when there is one; `None` when nothing changed.
+    /// "serch wikipeda" becomes "search wikipedia".
+    pub(crate) fn respell(&self, text: &str) -> Option<String> {
+        let mut changed = false;
+        let mut out = String::with_capacity(text.len());
+        let mut word = String::new();
+        let mut flush = |word: &mut String, out: &mut String| {
+            if !word.is_empty() {
+                match self.correction(word) {
+                    Some(c) => {
+                        out.push_str(c);
+                        changed = true;
+                    }
+                    None => out.push_str(word),
+                }
+                word.clear();
+            }
+        };
+        for c in text.chars() {
+            if c.is_ascii_alphabetic() {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        changed.then_some(out)
+    }
+
+    /// The catalog word `word` is most likely a misspelling of.
+    fn correction(&self, word: &str) -> Option<&str> {
+        let lower = word.to_lowercase();
+        let len = lower.chars().count();
+        if len < 5 || self.words.contains_key(&lower) || STOP.contains(&lower.as_str()) {
+            return None;
+        }
+        let max = if len >= 8 { 2 } else { 1 };
+        let first = lower.chars().next()?;
+        // Typos rarely change the first letter; requiring it keeps "Wetter" from becoming "letter".
+        self.words
+            .iter()
+            .filter(|(w, _)| w.len().abs_diff(lower.len()) <= max && w.starts_with(first))
+            .map(|(w, &n)| (strsim::levenshtein(w, &lower), n, w))
+            .filter(|&(d, _, _)| d <= max)
+            .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
+            .map(|(_, _, w)| w.as_str())
     }
 
     /// Servers whose service words all occur among `query_terms`.

@@ -16,18 +16,14 @@ use crate::human;
 /// Fit the found / not-found decision from labelled queries (dev sets, never test sets).
 #[derive(Args, Debug)]
 pub(crate) struct CalibrateArgs {
-    /// INDEX=QUERIES pairs; all are pooled.
-    #[arg(long = "set", required = true, value_parser = parse_set)]
-    sets: Vec<(PathBuf, PathBuf)>,
+    /// INDEX=QUERIES pairs; all are pooled, each set weighing the same. Append `+near-misses` to also fit
+    /// on the near-miss negative of each answerable query of that set (its right tools left out): use it
+    /// where the labels list every tool that serves a request.
+    #[arg(long = "set", required = true)]
+    sets: Vec<String>,
     /// Largest loss of recall@5 (absolute) the decision may cost.
     #[arg(long, default_value_t = 0.02)]
     max_recall_drop: f64,
-    /// Candidates per query fitted on.
-    #[arg(long, default_value_t = 30)]
-    candidates: usize,
-    /// Do not add the near-miss negative (right tools left out) of every answerable query.
-    #[arg(long)]
-    no_near_misses: bool,
     /// Fit on these features only (comma-separated; ablation).
     #[arg(long, value_delimiter = ',')]
     features: Option<Vec<String>>,
@@ -43,6 +39,9 @@ pub(crate) struct CalibrateArgs {
     /// Print the whole result as JSON (with the sweep).
     #[arg(long)]
     json: bool,
+    /// Write every (request, candidate) row fitted on to this JSONL file, for analysis.
+    #[arg(long)]
+    rows: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -51,13 +50,19 @@ pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
     let embedder = a.engine.model.embedder()?;
     let config = a.engine.config()?;
     let mut sets = Vec::new();
-    for (index, queries) in &a.sets {
-        let engine = Engine::with_embedder(index, embedder.clone(), config.clone())
+    for spec in &a.sets {
+        let (pair, near_misses) = match spec.strip_suffix("+near-misses") {
+            Some(pair) => (pair, true),
+            None => (spec.as_str(), false),
+        };
+        let (index, queries) = parse_set(pair).map_err(anyhow::Error::msg)?;
+        let engine = Engine::with_embedder(&index, embedder.clone(), config.clone())
             .with_context(|| format!("opening index {}", index.display()))?;
         sets.push(FitSet {
-            name: format!("{}={}", index.display(), queries.display()),
+            name: spec.clone(),
             engine: Arc::new(engine),
-            queries: read_queries(queries)?,
+            queries: read_queries(&queries)?,
+            near_misses,
         });
     }
     let features = match (&a.features, a.without.is_empty()) {
@@ -73,15 +78,23 @@ pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
     };
     let options = FitOptions {
         max_recall_drop: a.max_recall_drop,
-        candidates: a.candidates,
-        near_misses: !a.no_near_misses,
         features,
+        keep_rows: a.rows.is_some(),
         ..FitOptions::default()
     };
     let report = tokio::task::spawn_blocking(move || fit(&sets, &options)).await??;
     for dir in &a.write {
         IndexDir::new(dir).write_calibration(&report.calibration)?;
         eprintln!("wrote {}", IndexDir::new(dir).calibration_path().display());
+    }
+    if let Some(path) = &a.rows {
+        let mut text = String::new();
+        for row in &report.row_data {
+            text.push_str(&serde_json::to_string(row)?);
+            text.push('\n');
+        }
+        toolscout_indexer::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &a.out {
         let text = serde_json::to_string_pretty(&report.calibration)?;

@@ -179,10 +179,33 @@ impl Families {
     pub fn agreement(&self, request: Option<Family>, tool: Option<Family>) -> Agreement {
         match (request, tool) {
             (Some(a), Some(b)) if a == b => Agreement::Same,
+            // "Open an issue" is creating one; "open the file" stays merely compatible with reading it.
+            (Some(a), Some(b))
+                if self.rows[a.0 as usize].name == "open" && self.rows[b.0 as usize].name == "create" =>
+            {
+                Agreement::Same
+            }
             (Some(a), Some(b)) if self.compatible[a.0 as usize][b.0 as usize] => Agreement::Compatible,
             (Some(_), Some(_)) => Agreement::Conflict,
             _ => Agreement::Unknown,
         }
+    }
+
+    /// How a request showing the families `request` relates to a tool showing `tool`: the best of all
+    /// pairs (a request that says "find and download" agrees with a download tool); unknown when either
+    /// side shows none.
+    pub fn agreement_of_sets(&self, request: &[Family], tool: &[Family]) -> Agreement {
+        let mut best = Agreement::Unknown;
+        for &a in request {
+            for &b in tool {
+                best = match (best, self.agreement(Some(a), Some(b))) {
+                    (_, Agreement::Same) | (Agreement::Same, _) => Agreement::Same,
+                    (_, Agreement::Compatible) | (Agreement::Compatible, _) => Agreement::Compatible,
+                    _ => Agreement::Conflict,
+                };
+            }
+        }
+        best
     }
 
     /// Every action in `words` (lowercase), in order; two-word phrases win over their first word.
@@ -210,6 +233,38 @@ impl Families {
     pub fn first_action(&self, words: &[&str]) -> Option<Action> {
         self.actions(words).into_iter().next()
     }
+}
+
+/// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
+/// "can you *find*", "i want to *book*").
+const VERB_LEADS: [&str; 36] = [
+    "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
+    "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
+    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok",
+];
+
+/// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
+/// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels. "AAPL daily closing
+/// prices" and "3pm new york" ask for nothing but to read; "close issue 12" asks to close.
+pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for clause in text.split(['.', ',', ';', ':', '!', '?', '\n', '(', ')']) {
+        let kept: String = clause
+            .split_whitespace()
+            .filter(|t| !(t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=')))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let w = words(&kept);
+        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+        for a in table.actions(&refs) {
+            if a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]) {
+                out.push(Action { at: a.at + offset, ..a });
+            }
+        }
+        offset += w.len();
+    }
+    out
 }
 
 /// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe.
@@ -311,6 +366,26 @@ mod tests {
         assert_eq!(t.agreement(f("delete"), f("delete")), Agreement::Same);
         assert_eq!(t.agreement(None, f("delete")), Agreement::Unknown);
         assert_eq!(t.class(f("pay").expect("pay")), EffectClass::Irreversible);
+        let set = |names: &[&str]| names.iter().filter_map(|n| t.by_name(n)).collect::<Vec<_>>();
+        assert_eq!(t.agreement_of_sets(&set(&["search", "download"]), &set(&["download"])), Agreement::Same);
+        assert_eq!(t.agreement_of_sets(&set(&["cancel"]), &set(&["close", "get"])), Agreement::Conflict);
+        assert_eq!(t.agreement_of_sets(&set(&["list"]), &set(&["delete", "get"])), Agreement::Compatible);
+        assert_eq!(t.agreement_of_sets(&[], &set(&["get"])), Agreement::Unknown);
+    }
+
+    #[test]
+    fn request_verbs_only_where_a_request_puts_them() {
+        let t = families();
+        let check = |text: &str, expected: &[&str]| {
+            let got: Vec<&str> = request_actions(t, text).iter().map(|a| t.name(a.family)).collect();
+            assert_eq!(got, expected, "{text}");
+        };
+        check("AAPL daily closing prices for the past year", &[]);
+        check("3pm new york is what time in london?", &[]);
+        check("close issue 12, then post a note in #general", &["close", "send"]);
+        check("can you delete ~/tmp/old.log please", &["delete"]);
+        check("transcript for https://www.youtube.com/watch?v=x", &[]);
+        check("I want to book a table for two", &["schedule"]);
     }
 
     #[test]

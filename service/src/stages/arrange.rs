@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use super::Candidate;
 
 /// What arranging needs to know.
-#[derive(Debug, Clone)]
+#[derive(Clone, Copy)]
 pub(crate) struct Arranging<'a> {
     /// Most tools of one server among the first `limit` (0: no cap).
     pub cap: usize,
@@ -16,12 +16,13 @@ pub(crate) struct Arranging<'a> {
     pub limit: usize,
     /// Servers the request hinted at (exempt from the cap).
     pub hinted: &'a HashSet<usize>,
-    /// Probability at which the decision keeps a tool.
-    pub tool_cut: f32,
+    /// Whether the decision keeps a tool of this probability (for the cap's exemption).
+    pub keeps: &'a dyn Fn(f32) -> bool,
 }
 
-/// Candidate positions (into `candidates`) in answer order.
-pub(crate) fn arrange(candidates: &[Candidate], passes: usize, a: &Arranging<'_>) -> Vec<usize> {
+/// Candidate positions (into `candidates`) in answer order. `slots` are the passes that get a place of
+/// their own (the whole request and each intent; a respelled request shares the whole request's).
+pub(crate) fn arrange(candidates: &[Candidate], slots: &[usize], a: &Arranging<'_>) -> Vec<usize> {
     let by = |pass: Option<usize>| -> Vec<usize> {
         let key = |c: &Candidate| match pass {
             Some(p) => (c.probability[p], c.fused[p]),
@@ -35,7 +36,7 @@ pub(crate) fn arrange(candidates: &[Candidate], passes: usize, a: &Arranging<'_>
         v
     };
     let mut order: Vec<usize> = Vec::new();
-    for p in 0..passes {
+    for &p in slots {
         if let Some(&c) = by(Some(p)).iter().find(|c| !order.contains(c)) {
             order.push(c);
         }
@@ -46,14 +47,14 @@ pub(crate) fn arrange(candidates: &[Candidate], passes: usize, a: &Arranging<'_>
             order.push(c);
         }
     }
-    let single = passes == 1;
+    let single = slots.len() <= 1;
     diversify(
         order,
         a.cap,
         a.limit,
         |c| {
             let cand = &candidates[c];
-            (cand.server, a.hinted.contains(&cand.server) || (single && cand.confidence() >= a.tool_cut))
+            (cand.server, a.hinted.contains(&cand.server) || (single && (a.keeps)(cand.confidence())))
         },
         chosen,
     )

@@ -37,7 +37,7 @@ pub(crate) fn decide(
     }
     let room = limit.saturating_sub(named);
     let mut delivered: Vec<usize> =
-        order.iter().copied().filter(|&c| candidates[c].confidence() >= decision.tool_cut()).take(room).collect();
+        order.iter().copied().filter(|&c| decision.keeps(candidates[c].confidence(), best)).take(room).collect();
     if delivered.is_empty() && named == 0 {
         // A found answer always carries its best tool (possible only when the tool cut is above the
         // request cut).
@@ -50,7 +50,7 @@ pub(crate) fn decide(
 /// its tools does the action, or the closest tools all do something else.
 pub(crate) fn reason(
     request: &Analysis,
-    closest: &[(&str, &str, Option<crate::actions::Family>)],
+    closest: &[(&str, &str, &[crate::actions::Family])],
     named_service: Option<&str>,
 ) -> Option<String> {
     let action = request.action.as_ref()?;
@@ -71,13 +71,17 @@ pub(crate) fn reason(
     }
     let others: Vec<&str> = closest
         .iter()
-        .filter(|(_, _, f)| table.agreement(Some(action.family), *f) == Agreement::Conflict)
+        .filter(|(_, _, f)| table.agreement_of_sets(&request.families, f) == Agreement::Conflict)
         .map(|(_, t, _)| *t)
         .collect();
     if !closest.is_empty() && others.len() == closest.len() {
         return Some(format!(
             "no connected tool can {what}; the closest ({listed}) do something else ({})",
-            closest.iter().filter_map(|(_, _, f)| f.map(|f| table.name(f).to_string())).collect::<Vec<_>>().join(", ")
+            closest
+                .iter()
+                .filter_map(|(_, _, f)| f.first().map(|f| table.name(*f).to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     None

@@ -1,6 +1,7 @@
 //! Stage 2: scoring. Each candidate is measured in every pass (the whole request and each intent): its
 //! signals, fused score, features and the decision's probability; it keeps the pass where that
-//! probability is highest.
+//! probability is highest. Only the best `depth` candidates of each pass by fused score go on (the
+//! decision is fitted on exactly those; far below them its features leave the range it was fitted on).
 
 use std::collections::HashSet;
 
@@ -21,6 +22,7 @@ pub(crate) struct Scoring<'a> {
     pub weights: &'a FusionWeights,
     pub decision: &'a Decision,
     pub hinted: &'a HashSet<usize>,
+    pub depth: usize,
 }
 
 /// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
@@ -56,9 +58,19 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
             m
         })
         .collect();
+    // Which candidates are among the best `depth` of some pass.
+    let mut eligible = vec![false; candidates.len()];
+    for pass in &measured {
+        let mut order: Vec<usize> = (0..candidates.len()).collect();
+        order.sort_by(|&a, &b| fused(&pass[b], s.weights).total_cmp(&fused(&pass[a], s.weights)).then(a.cmp(&b)));
+        for &ci in order.iter().take(s.depth.max(1)) {
+            eligible[ci] = true;
+        }
+    }
     candidates
         .iter()
         .enumerate()
+        .filter(|&(ci, _)| eligible[ci])
         .map(|(ci, &t)| {
             let server = snap.tools[t].server as usize;
             let mut fused_scores = Vec::with_capacity(passes.len());
