@@ -50,6 +50,10 @@ pub(crate) struct EngineArgs {
     /// Do not split compound requests into intents.
     #[arg(long)]
     pub single_intent: bool,
+    /// Order answers by fused score instead of the decision's probability (to measure what the learned
+    /// order adds).
+    #[arg(long)]
+    pub order_by_fused: bool,
     /// Leave out tools whose definitions the description scan flagged.
     #[arg(long, env = "TOOLSCOUT_EXCLUDE_FLAGGED")]
     pub exclude_flagged: bool,
@@ -87,6 +91,7 @@ impl EngineArgs {
         config.max_per_server = self.max_per_server.unwrap_or(config.max_per_server);
         config.multi_intent = !self.single_intent;
         config.exclude_flagged = self.exclude_flagged;
+        config.order_by_fused = self.order_by_fused;
         Ok(config)
     }
 }

@@ -83,7 +83,7 @@ pub(crate) fn answer(a: &DiscoverResponse) -> String {
             }
             let _ = writeln!(s, "Closest:");
             for t in &a.closest {
-                let _ = writeln!(s, "    {:.2} {:.3}  {}/{}", t.confidence, t.score, t.server, t.name);
+                let _ = writeln!(s, "    {:.2} {:.3}  {}/{}", t.confidence, t.score, t.server_id, t.name);
             }
         }
     }

@@ -379,6 +379,34 @@ def write_bfcl_multiple(shared: Path, out_dir: Path) -> None:
           + ", ".join(f"{k} {len(v)}" for k, v in splits.items()))
 
 
+def write_small_catalogs(shared: Path, out_dir: Path) -> None:
+    """Small catalogs for calibration (never committed; rebuilt from ../shared and the hand-written dev sets):
+    a decision fitted only on catalogs of hundreds or thousands of tools misjudges a catalog of a dozen
+    servers, where the right tool often has no close neighbours and scores lower. Each small catalog keeps a
+    fixed random sample of servers of the crawl dump or the Docker registry; the hand-written dev queries are
+    re-labelled against it (all groups served: kept; no group served: `none`; partly served: dropped)."""
+    crawl = json.loads((shared / "mcp-crawl.json").read_text(encoding="utf-8"))
+    usable = sorted(e["name"] for e in crawl["servers"] if e.get("ok", True) and e.get("tools"))
+    docker_rows = read_jsonl(shared / "data/docker-mcp-registry/servers_with_tools.jsonl")
+    docker_names = sorted(r["server"] for r in docker_rows)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, names, size, queries in (("crawl-small-a", usable, 15, "handdev-crawl.jsonl"),
+                                       ("crawl-small-b", usable, 25, "handdev-crawl.jsonl"),
+                                       ("docker-small", docker_names, 10, "handdev-docker.jsonl")):
+        pool = list(names)
+        rng(f"small-catalog:{name}").shuffle(pool)
+        keep = set(pool[:size])
+        if name.startswith("crawl"):
+            doc = {**crawl, "servers": [e for e in crawl["servers"] if e["name"] in keep]}
+            (out_dir / f"{name}.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        else:
+            (out_dir / f"{name}.jsonl").write_bytes(jsonl([r for r in docker_rows if r["server"] in keep]))
+        rows = read_jsonl(OUT_DIR / queries)
+        relabelled, stats = relabel(rows, set(names) - keep)
+        (out_dir / f"{name}-queries.jsonl").write_bytes(jsonl(relabelled))
+        print(f"wrote {out_dir}/{name}: {size} servers; queries {dict(stats)}")
+
+
 # --------------------------------------------------------------------------------------------------------------
 # BFCL irrelevance (Apache-2.0): kind "none" queries, filtered so that no tool in our catalogs could serve them.
 # --------------------------------------------------------------------------------------------------------------
@@ -823,7 +851,8 @@ def check(shared: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["all", "check", "mcpzero-holdout-catalog", "metatool-train", "bfcl-multiple", *BUILDERS])
+    ap.add_argument("command", choices=["all", "check", "mcpzero-holdout-catalog", "metatool-train", "bfcl-multiple",
+                                        "small-catalogs", *BUILDERS])
     ap.add_argument("out", nargs="?", help="output path for mcpzero-holdout-catalog and metatool-train")
     ap.add_argument("--shared", type=Path,
                     default=Path(os.environ.get("TOOLSCOUT_SHARED", REPO.parent / "shared")))
@@ -833,6 +862,11 @@ def main() -> int:
         ap.error(f"no data/ under {shared} (pass --shared or set TOOLSCOUT_SHARED)")
     if args.command == "check":
         return check(shared)
+    if args.command == "small-catalogs":
+        if not args.out:
+            ap.error("small-catalogs needs an output folder")
+        write_small_catalogs(shared, Path(args.out))
+        return 0
     if args.command == "bfcl-multiple":
         if not args.out:
             ap.error("bfcl-multiple needs an output folder")

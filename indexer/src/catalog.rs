@@ -74,13 +74,11 @@ pub struct ToolRecord {
 }
 
 impl ToolRecord {
-    /// Wraps an MCP `Tool` object, checking that it is an object with a string `name` and a sane size.
+    /// Wraps an MCP `Tool` object, checking it has the `Tool` shape (`validate.rs`) and a sane size.
     pub fn new(tool: Value, derived: Option<String>) -> Result<ToolRecord> {
-        let name = match tool.get("name") {
-            Some(Value::String(name)) if !name.is_empty() => name.clone(),
-            Some(Value::String(_)) => return Err(Error::bad_input("tool", "empty `name`")),
-            _ => return Err(Error::bad_input("tool", "not an object with a string `name`")),
-        };
+        let label = tool.get("name").and_then(Value::as_str).map(|n| format!("tool {n:?}")).unwrap_or("tool".into());
+        crate::validate::check_tool(&tool).map_err(|reason| Error::bad_input(label, reason))?;
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
         let size = serde_json::to_string(&tool).map(|s| s.len()).unwrap_or(usize::MAX);
         if size > MAX_TOOL_BYTES {
             return Err(Error::bad_input(
@@ -125,8 +123,15 @@ impl Catalog {
         self.servers.iter().map(|s| s.tools.len()).sum()
     }
 
-    /// Reads a catalog from JSON Lines. Blank lines are skipped; any other bad line is an error naming it.
+    /// Reads a catalog from JSON Lines. Blank lines are skipped; a line that is not a server record is an
+    /// error naming it; a tool that is not a valid MCP `Tool` is rejected (left out, with a warning naming
+    /// the line, server, tool and reason) and the rest of its server kept.
     pub fn read_jsonl(reader: impl BufRead, what: &str) -> Result<Catalog> {
+        Self::read_jsonl_reporting(reader, what, &mut Vec::new())
+    }
+
+    /// [`Catalog::read_jsonl`], collecting the rejections into `warnings`.
+    pub fn read_jsonl_reporting(reader: impl BufRead, what: &str, warnings: &mut Vec<String>) -> Result<Catalog> {
         let mut catalog = Catalog::default();
         for (i, line) in reader.lines().enumerate() {
             let line = line.map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
@@ -135,21 +140,35 @@ impl Catalog {
             }
             let mut server: ServerRecord = serde_json::from_str(&line)
                 .map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
-            server.tools = server
-                .tools
-                .into_iter()
-                .map(|t| {
-                    let record = ToolRecord::new(t.tool, t.derived)?;
-                    if record.name != t.name {
-                        return Err(Error::bad_input(
-                            format!("{what} line {}", i + 1),
-                            format!("tool record name {:?} differs from tool.name {:?}", t.name, record.name),
-                        ));
+            let mut kept: Vec<ToolRecord> = Vec::with_capacity(server.tools.len());
+            for t in std::mem::take(&mut server.tools) {
+                let record = ToolRecord::new(t.tool, t.derived).and_then(|record| {
+                    if record.name == t.name {
+                        Ok(record)
+                    } else {
+                        Err(Error::bad_input(
+                            "tool",
+                            format!("record name {:?} differs from tool.name {:?}", t.name, record.name),
+                        ))
                     }
-                    Ok(record)
-                })
-                .collect::<Result<_>>()
-                .map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
+                });
+                match record {
+                    Ok(r) if kept.iter().any(|k| k.name == r.name) => warnings.push(format!(
+                        "{what} line {}: server {}: duplicate tool name {:?}, kept the first",
+                        i + 1,
+                        server.name,
+                        r.name
+                    )),
+                    Ok(r) => kept.push(r),
+                    Err(e) => warnings.push(format!(
+                        "{what} line {}: server {}: tool {:?} rejected: {e}",
+                        i + 1,
+                        server.name,
+                        t.name
+                    )),
+                }
+            }
+            server.tools = kept;
             catalog.push(server);
         }
         Ok(catalog)

@@ -53,12 +53,26 @@ impl std::fmt::Debug for LaunchSpec {
 }
 
 impl LaunchSpec {
-    /// What identifies this server in a catalog's `source.origin`: the command line or URL, no secrets.
+    /// What identifies this server in a catalog's `source.origin`: the command line or URL, no secrets,
+    /// and no path of the crawling machine (an absolute path is reduced to its last component), so a
+    /// catalog reads the same wherever it was crawled.
     pub fn origin(&self) -> String {
-        match self {
-            LaunchSpec::Stdio { command, args, .. } => {
-                std::iter::once(command.as_str()).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+        let portable = |word: &str| -> String {
+            if word.starts_with('/') || word.starts_with("~/") {
+                Path::new(word)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| word.to_string())
+            } else {
+                word.to_string()
             }
+        };
+        match self {
+            LaunchSpec::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .map(portable)
+                .collect::<Vec<_>>()
+                .join(" "),
             LaunchSpec::Http { url, .. } => url.clone(),
         }
     }
@@ -240,6 +254,13 @@ mod tests {
         assert_eq!(cfg.servers.len(), 2);
         assert_eq!(cfg.servers[0].0, "fs");
         assert_eq!(cfg.servers[0].1.origin(), "npx -y x");
+        let local = LaunchSpec::Stdio {
+            command: "/home/me/.deps/bin/mcp-server-filesystem".into(),
+            args: vec!["/home/me/work/fsroot".into(), "--flag".into()],
+            env: Default::default(),
+            cwd: None,
+        };
+        assert_eq!(local.origin(), "mcp-server-filesystem fsroot --flag", "no path of the crawling machine");
         assert_eq!(cfg.servers[1].1.kind(), "streamable_http");
         let debug = format!("{cfg:?}");
         assert!(!debug.contains("s3cret"), "secrets leak into Debug: {debug}");

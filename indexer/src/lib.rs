@@ -22,6 +22,7 @@ mod scan;
 mod snapshot;
 mod terms;
 mod text;
+mod validate;
 
 pub use atomic::write_atomic;
 pub use bm25::{Bm25, Bm25Hit};
@@ -42,3 +43,4 @@ pub use scan::{scan_catalog, scan_tool};
 pub use snapshot::{BuildOptions, BuildStats, FORMAT_VERSION, Manifest, Snapshot, StoredServer, StoredTool, build};
 pub use terms::terms;
 pub use text::{server_text, split_name, tool_text};
+pub use validate::{MAX_NAME_CHARS, check_tool, name_outside_charset};

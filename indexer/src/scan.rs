@@ -97,6 +97,10 @@ pub fn scan_tool(tool: &Value, is_other_tool: &dyn Fn(&str) -> bool) -> Vec<Stri
             findings.push(format!("mentions secrets or credentials: {p:?}"));
         }
     }
+    if tool.get("name").and_then(Value::as_str).is_some_and(crate::validate::name_outside_charset) {
+        findings
+            .push("name uses characters outside [A-Za-z0-9_.-] (the 2026-07-28 MCP revision allows only these)".into());
+    }
     let description = tool.get("description").and_then(Value::as_str).unwrap_or("");
     let words: Vec<&str> =
         description.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();

@@ -12,7 +12,9 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use toolscout_service::{DeliveredTools, DiscoverParams, Error, MAX_QUERY_CHARS, bearer_matches, render};
+use toolscout_service::{
+    DeliveredTools, DiscoverParams, Error, MAX_QUERY_CHARS, bearer_matches, origin_allowed, render,
+};
 
 use crate::backend::Backend;
 use crate::contract::{CALL_TOOL_DESCRIPTION, CallToolArgs, DISCOVER_DESCRIPTION, DiscoverArgs, MAX_LIMIT};
@@ -149,12 +151,14 @@ pub async fn serve_stdio(
 
 /// Serves MCP over Streamable HTTP at `/mcp` on `listener` until `shutdown` resolves. Each MCP session
 /// gets its own [`DiscoverServer`] (its own memory of delivered tools). Host headers are checked against
-/// loopback names (rmcp's DNS-rebinding guard); with `token`, requests need `Authorization: Bearer`.
+/// loopback names (rmcp's DNS-rebinding guard) and `Origin` against loopback origins and
+/// `allowed_origins` (the transport spec requires it); with `token`, requests need `Authorization: Bearer`.
 pub async fn serve_http(
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
     listener: tokio::net::TcpListener,
     token: Option<String>,
+    allowed_origins: Vec<String>,
     shutdown: tokio_util::sync::CancellationToken,
 ) -> std::io::Result<()> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -168,7 +172,14 @@ pub async fn serve_http(
     let app = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(
         move |request: axum::extract::Request, next: axum::middleware::Next| {
             let token = token.clone();
+            let allowed_origins = allowed_origins.clone();
             async move {
+                if !origin_allowed(request.headers(), &allowed_origins) {
+                    return axum::response::IntoResponse::into_response((
+                        axum::http::StatusCode::FORBIDDEN,
+                        "origin not allowed",
+                    ));
+                }
                 if let Some(token) = token
                     && !bearer_matches(request.headers(), &token)
                 {
@@ -177,7 +188,14 @@ pub async fn serve_http(
                         "missing or wrong bearer token",
                     ));
                 }
-                next.run(request).await
+                let ending_session = request.method() == axum::http::Method::DELETE;
+                let mut response = next.run(request).await;
+                // A session ended by DELETE is done: answer 200, which clients (the official Python SDK
+                // among them) expect, rather than rmcp's 202 "accepted".
+                if ending_session && response.status() == axum::http::StatusCode::ACCEPTED {
+                    *response.status_mut() = axum::http::StatusCode::OK;
+                }
+                response
             }
         },
     ));

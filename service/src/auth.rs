@@ -1,5 +1,5 @@
-//! The bearer-token check, shared by the REST API and the meta-tool's Streamable HTTP server so both
-//! compare tokens the same way (in constant time).
+//! Who may call: the bearer-token check and the `Origin` check, shared by the REST API and the
+//! meta-tool's Streamable HTTP server so both decide the same way (tokens compared in constant time).
 
 use axum::http::{HeaderMap, header};
 
@@ -11,6 +11,25 @@ pub fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
     given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+/// Whether a request's `Origin` may call us: no `Origin` (not a browser), a loopback origin
+/// (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`), or one listed in `allowed`. A web
+/// page the user happens to open elsewhere cannot drive a local toolscout (DNS rebinding, CSRF).
+pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    let origin = origin.trim_end_matches('/');
+    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let Some(rest) = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) else { return false };
+    let host = if let Some(v6) = rest.strip_prefix('[') {
+        v6.split(']').next().map(|h| format!("[{h}]")).unwrap_or_default()
+    } else {
+        rest.split(':').next().unwrap_or("").to_string()
+    };
+    matches!(host.to_ascii_lowercase().as_str(), "localhost" | "127.0.0.1" | "[::1]")
 }
 
 #[cfg(test)]
@@ -29,5 +48,23 @@ mod tests {
         assert!(!bearer_matches(&with("Bearer s3creT"), "s3cret"));
         assert!(!bearer_matches(&with("s3cret"), "s3cret"));
         assert!(!bearer_matches(&HeaderMap::new(), "s3cret"));
+    }
+
+    #[test]
+    fn only_loopback_or_listed_origins() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::ORIGIN, v.parse().expect("header"));
+            h
+        };
+        let none: Vec<String> = Vec::new();
+        assert!(origin_allowed(&HeaderMap::new(), &none), "no Origin: not a browser");
+        for ok in ["http://localhost:3000", "http://127.0.0.1:7070", "http://[::1]:8080", "https://localhost"] {
+            assert!(origin_allowed(&with(ok), &none), "{ok}");
+        }
+        for bad in ["https://evil.example", "http://localhost.evil.example", "null", "http://127.0.0.2:80"] {
+            assert!(!origin_allowed(&with(bad), &none), "{bad}");
+        }
+        assert!(origin_allowed(&with("https://app.example/"), &["https://app.example".to_string()]));
     }
 }

@@ -140,6 +140,7 @@ pub(crate) fn fingerprint(config: &crate::EngineConfig) -> String {
         "global_tools": config.global_tools,
         "multi_intent": config.multi_intent,
         "rerank_depth": config.rerank_depth,
+        "max_per_server": config.max_per_server,
     });
     toolscout_indexer::content_hash(&serde_json::json!({"name": "engine", "description": described.to_string()}))[..16]
         .to_string()

@@ -120,8 +120,9 @@ fn render_found(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (Str
 }
 
 fn render_not_found(answer: &DiscoverResponse) -> (String, Value) {
-    let servers: Vec<&str> = answer.servers.iter().take(3).map(|s| s.server.as_str()).collect();
-    let closest: Vec<String> = answer.closest.iter().map(|h| format!("{}/{}", h.server, h.name)).collect();
+    // Ids, not names: two servers may share a name, and the id is what a caller passes back.
+    let servers: Vec<&str> = answer.servers.iter().take(3).map(|s| s.server_id.as_str()).collect();
+    let closest: Vec<String> = answer.closest.iter().map(|h| format!("{}/{}", h.server_id, h.name)).collect();
     let mut text = format!("not_found: no tool matches \"{}\" closely enough.", answer.query.trim());
     if let Some(reason) = &answer.reason {
         text.push_str(&format!(" {}.", capitalized(reason)));
@@ -149,7 +150,7 @@ fn capitalized(text: &str) -> String {
 }
 
 fn names(hits: &[&ToolHit]) -> String {
-    hits.iter().map(|h| format!("{}/{}", h.server, h.name)).collect::<Vec<_>>().join(", ")
+    hits.iter().map(|h| format!("{}/{}", h.server_id, h.name)).collect::<Vec<_>>().join(", ")
 }
 
 fn loaded(session: &DeliveredTools) -> String {

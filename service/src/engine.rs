@@ -47,6 +47,9 @@ pub struct EngineConfig {
     /// Leave out tools whose definition the description scan flagged (they are kept, with `warnings`,
     /// otherwise).
     pub exclude_flagged: bool,
+    /// Order answers by fused score instead of the decision's probability (to measure what the learned
+    /// order adds).
+    pub order_by_fused: bool,
     /// Candidates of each pass the decision scores, best fused scores first (the decision is fitted on
     /// the same number; the rest cannot be delivered).
     pub rerank_depth: usize,
@@ -63,6 +66,7 @@ impl Default for EngineConfig {
             max_per_server: 3,
             exclude_flagged: false,
             rerank_depth: 30,
+            order_by_fused: false,
         }
     }
 }
@@ -311,13 +315,11 @@ impl Engine {
         let candidates = self.score(&prepared);
         times.score = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
-        let keeps = |p: f32| live.decision.keeps(p, best);
         let arranging = Arranging {
             cap: self.config.max_per_server,
             limit: prepared.limit,
             hinted: &prepared.hinted,
-            keeps: &keeps,
+            by_fused: self.config.order_by_fused,
         };
         let order = arrange(&candidates, &prepared.slots, &arranging);
         let verdict = decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit);
@@ -343,7 +345,7 @@ impl Engine {
                 .map(|&c| {
                     let t = candidates[c].tool;
                     (
-                        snap.servers[candidates[c].server].name.as_str(),
+                        snap.servers[candidates[c].server].server_id.as_str(),
                         snap.tools[t].name.as_str(),
                         live.profiles.tools[t].actions.as_slice(),
                     )
@@ -403,6 +405,7 @@ impl Engine {
             decision: &live.decision,
             hinted: &p.hinted,
             depth: self.config.rerank_depth,
+            per_server: self.config.max_per_server,
         };
         score(&scoring, &p.passes, &p.analyses, &p.candidates)
     }

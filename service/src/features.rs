@@ -8,7 +8,7 @@ use crate::fusion::{FusionWeights, Signals, fuse, saturate};
 use crate::profile::{ServerProfile, ToolProfile};
 
 /// Feature names, in the order of [`Features`]. A calibration names the features it was fitted on.
-pub const FEATURES: [&str; 35] = [
+pub const FEATURES: [&str; 37] = [
     "tool_dense",
     "server_dense",
     "tool_bm25",
@@ -44,6 +44,8 @@ pub const FEATURES: [&str; 35] = [
     "named_x_object_miss",
     "entity_match",
     "entity_miss",
+    "catalog_size",
+    "dense_x_catalog_size",
 ];
 
 /// One feature vector.
@@ -60,6 +62,9 @@ pub(crate) struct Measured {
     pub best_dense: f32,
     /// The request hinted at the tool's server.
     pub hinted: bool,
+    /// log10 of the number of tools in the catalog: in a small catalog the right tool has no close
+    /// neighbours and scores lower than it would among thousands.
+    pub catalog_size: f32,
 }
 
 /// The fused score of a measurement.
@@ -163,5 +168,7 @@ pub(crate) fn features(
         one(named) * object_miss,
         entity_match,
         one(request.entity_kinds != 0 && tool.entity_kinds & request.entity_kinds == 0),
+        m.catalog_size,
+        dense * m.catalog_size,
     ]
 }

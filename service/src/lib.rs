@@ -27,7 +27,7 @@ mod rest;
 mod stages;
 
 pub use actions::{Agreement, EffectClass, Families, Family, families, words};
-pub use auth::bearer_matches;
+pub use auth::{bearer_matches, origin_allowed};
 pub use decision::{Decision, DecisionSource};
 pub use delivered::DeliveredTools;
 pub use delivery::{Format, render, to_format};

@@ -205,7 +205,7 @@ impl Profiles {
     }
 
     /// `text` with each word the catalog never uses replaced by the catalog word closest to it in spelling
-    /// (one edit for words of 5–7 letters, two from 8), when there is one; `None` when nothing changed.
+    /// (one edit, for words of five letters or more), when there is one; `None` when nothing changed.
     /// "serch wikipeda" becomes "search wikipedia".
     pub(crate) fn respell(&self, text: &str) -> Option<String> {
         let mut changed = false;
@@ -242,7 +242,7 @@ impl Profiles {
         if len < 5 || self.words.contains_key(&lower) || STOP.contains(&lower.as_str()) {
             return None;
         }
-        let max = if len >= 8 { 2 } else { 1 };
+        let max = 1;
         let first = lower.chars().next()?;
         // Typos rarely change the first letter; requiring it keeps "Wetter" from becoming "letter".
         self.words

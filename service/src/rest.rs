@@ -23,7 +23,7 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 
 use crate::Error;
-use crate::auth::bearer_matches;
+use crate::auth::{bearer_matches, origin_allowed};
 use crate::delivered::DeliveredTools;
 use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
@@ -47,6 +47,11 @@ pub struct RestConfig {
     pub queue_timeout: Duration,
     /// How long one search may take before the request gets 503.
     pub search_timeout: Duration,
+    /// Serve the admin routes (reload, pins) without a token. Off by default: with no token configured
+    /// they refuse, so nothing that can reach the port can change what is served.
+    pub admin_without_token: bool,
+    /// Browser origins allowed besides loopback ones (`https://app.example`).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for RestConfig {
@@ -56,6 +61,8 @@ impl Default for RestConfig {
             max_concurrent_searches: 8,
             queue_timeout: Duration::from_secs(2),
             search_timeout: Duration::from_secs(10),
+            admin_without_token: false,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -81,20 +88,24 @@ pub fn router_with(engine: Arc<Engine>, config: RestConfig) -> Router {
         config: Arc::new(config),
         metrics: Arc::default(),
     };
+    let admin = Router::new()
+        .route("/v1/admin/reload", post(reload))
+        .route("/v1/admin/pins", get(pins))
+        .route("/v1/admin/pins/approve", post(approve))
+        .route_layer(middleware::from_fn_with_state(state.clone(), admin_only));
     let protected = Router::new()
         .route("/v1/discover", post(discover))
         .route("/v1/servers", get(servers))
         .route("/v1/servers/{server_id}/tools/{name}", get(tool))
         .route("/metrics", get(metrics))
-        .route("/v1/admin/reload", post(reload))
-        .route("/v1/admin/pins", get(pins))
-        .route("/v1/admin/pins/approve", post(approve))
+        .merge(admin)
         .route_layer(middleware::from_fn_with_state(state.clone(), authorize));
     Router::new()
         .merge(protected)
         .route("/healthz", get(health))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(state.clone(), check_origin))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
@@ -157,6 +168,48 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
             status: StatusCode::UNAUTHORIZED,
             code: "unauthorized",
             message: "missing or wrong bearer token".into(),
+        }
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// Admin routes need a configured token (checked by [`authorize`]) unless the operator opted out, and a
+/// state-changing one needs a JSON body type — which a cross-site form or `text/plain` fetch cannot send
+/// without a preflight.
+async fn admin_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if state.config.token.is_none() && !state.config.admin_without_token {
+        return AppError {
+            status: StatusCode::FORBIDDEN,
+            code: "admin_disabled",
+            message: "admin routes need a token: start the server with --token (or --admin-without-token)".into(),
+        }
+        .into_response();
+    }
+    if request.method() == axum::http::Method::POST {
+        let json =
+            request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
+                v.split(';').next().is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !json {
+            return AppError {
+                status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                code: "unsupported_media_type",
+                message: "admin requests must be sent as application/json".into(),
+            }
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// Refuses browser requests from origins other than loopback ones (and those configured).
+async fn check_origin(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if !origin_allowed(request.headers(), &state.config.allowed_origins) {
+        return AppError {
+            status: StatusCode::FORBIDDEN,
+            code: "forbidden_origin",
+            message: "origin not allowed".into(),
         }
         .into_response();
     }
@@ -357,6 +410,11 @@ impl From<Error> for AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let body = json!({"error": {"code": self.code, "message": self.message}});
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Busy or slow: a client may retry after a moment.
+            response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
+        response
     }
 }

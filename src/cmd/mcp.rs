@@ -31,6 +31,9 @@ pub(crate) struct McpArgs {
     /// With --http: require `Authorization: Bearer <token>`.
     #[arg(long, env = "TOOLSCOUT_TOKEN", hide_env_values = true)]
     token: Option<String>,
+    /// With --http: a browser origin allowed besides loopback ones; repeatable.
+    #[arg(long = "allow-origin")]
+    allow_origins: Vec<String>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -53,7 +56,7 @@ pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
             crate::shutdown_signal().await;
             on_signal.cancel();
         });
-        toolscout_meta_tool::serve_http(engine, proxy, listener, a.token, stop).await?;
+        toolscout_meta_tool::serve_http(engine, proxy, listener, a.token, a.allow_origins, stop).await?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy).await {

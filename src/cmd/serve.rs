@@ -25,6 +25,12 @@ pub(crate) struct ServeArgs {
     /// Searches running at once (more wait up to 2 s, then get 503).
     #[arg(long, default_value_t = 8)]
     max_concurrent_searches: usize,
+    /// Serve the admin routes (reload, pins) without a token (otherwise they need --token).
+    #[arg(long)]
+    admin_without_token: bool,
+    /// A browser origin allowed besides loopback ones (`https://app.example`); repeatable.
+    #[arg(long = "allow-origin")]
+    allow_origins: Vec<String>,
     #[command(flatten)]
     engine: EngineArgs,
 }

@@ -55,6 +55,30 @@ pub fn index_of(catalog: &Path, dir: &Path, embedder: &dyn Embedder) -> PathBuf 
     dir.to_path_buf()
 }
 
+/// An index of `catalog` built with the model-free [`hash_embedder`] at `dir`, with a calibration that
+/// decides by the tool cosine alone (`p = σ(12 · (cos − 0.35))`, found from 0.5), fitted for that model
+/// and the engine configuration whose fingerprint is `engine`: ranking, decision, delivery and the wire
+/// shapes are then exactly reproducible without ONNX Runtime.
+pub fn hashed_index(catalog: &Path, dir: &Path, engine: &str) -> PathBuf {
+    index_of(catalog, dir, hash_embedder().as_ref());
+    let calibration = toolscout_indexer::Calibration {
+        version: toolscout_indexer::CALIBRATION_VERSION,
+        model_id: hash_embedder().model_id().to_string(),
+        engine: engine.to_string(),
+        decision: toolscout_indexer::DecisionModel {
+            features: vec!["tool_dense".into()],
+            weights: vec![12.0],
+            bias: -4.2,
+            tool_cut: 0.2,
+            relative_cut: 0.0,
+            request_cut: 0.5,
+        },
+        fitted: toolscout_indexer::FitSummary::default(),
+    };
+    IndexDir::new(dir).write_calibration(&calibration).expect("write calibration");
+    dir.to_path_buf()
+}
+
 /// The committed real crawl of 14 npm servers.
 pub fn reference_catalog() -> PathBuf {
     root().join("data/catalog/reference-servers.jsonl")

@@ -75,6 +75,52 @@ fn clear_errors_for_bad_input() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("setup-models.sh"));
 }
 
+/// The publish window, hit on purpose: a test-only fault point (`TOOLSCOUT_FAULT`) ends the process right
+/// after the new snapshot is written (before pins and `CURRENT`), and right after it is renamed into
+/// `snapshots/` (before `CURRENT` is swapped). Either way the previous snapshot keeps serving, and the
+/// next build cleans up the staging folder the crash left behind.
+#[test]
+fn a_crash_inside_the_publish_window_leaves_the_previous_snapshot_serving() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let idx = scratch.path().join("idx");
+    let catalog = crate::support::root().join("data/catalog/reference-servers.jsonl");
+    run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
+    let live = std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT");
+    let entries = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(idx.join("snapshots"))
+            .expect("snapshots")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    for (point, leftover_is_staging) in [("after-snapshot-write", true), ("after-snapshot-rename", false)] {
+        let before = entries();
+        let out = toolscout()
+            .env("TOOLSCOUT_FAULT", point)
+            .args(["index", "--full", "--catalog"])
+            .arg(&catalog)
+            .arg("--out")
+            .arg(&idx)
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(86), "{point}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(point));
+        assert_eq!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live, "{point}: CURRENT untouched");
+        let added: Vec<String> = entries().into_iter().filter(|e| !before.contains(e)).collect();
+        assert_eq!(added.len(), 1, "{point}: {added:?}");
+        assert_eq!(added[0].starts_with(".tmp-"), leftover_is_staging, "{point}: {added:?}");
+        let out =
+            run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "post a message to slack"]));
+        let answer: Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(answer["tools"][0]["server"], "slack", "{point}: the old snapshot still answers");
+    }
+    // The next build removes the crashed build's staging folder (its process is gone) and publishes.
+    run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
+    assert!(entries().iter().all(|e| !e.starts_with(".tmp-")), "{:?}", entries());
+    assert_ne!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live);
+}
+
 #[test]
 fn kill_9_during_a_build_leaves_the_previous_snapshot_serving() {
     let scratch = tempfile::tempdir().expect("tempdir");

@@ -47,24 +47,41 @@ async fn stdio_session_discovers_and_does_not_repeat() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streamable_http_server_is_crawlable() {
     let idx = index();
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        l.local_addr().expect("addr").port()
-    };
+    // The server binds port 0 itself and prints the address it got (no port handed over, no race).
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolscout"))
         .arg("mcp")
         .arg("--index")
         .arg(&idx)
         .arg("--http")
-        .arg(format!("127.0.0.1:{port}"))
+        .arg("127.0.0.1:0")
         .arg("--token")
         .arg("s3cret-token")
         .env("TOOLSCOUT_MODEL_DIR", deps().join(INSTALLED_MODEL))
         .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT))
+        .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("spawn");
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = {
+        use tokio::io::AsyncBufReadExt;
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let mut found = None;
+        while let Some(line) = tokio::time::timeout(Duration::from_secs(120), lines.next_line())
+            .await
+            .expect("the server prints its address")
+            .expect("read stderr")
+        {
+            if let Some(at) = line.find("http://") {
+                found = Some(line[at..].trim().to_string());
+                break;
+            }
+        }
+        let url = found.expect("an http:// address on stderr");
+        // Keep draining stderr so the server never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        url
+    };
+    assert!(url.ends_with("/mcp") && !url.contains(":0/"), "{url}");
     let headers = [("Authorization".to_string(), "Bearer s3cret-token".to_string())].into();
     let config = HostConfig { servers: vec![("toolscout".into(), LaunchSpec::Http { url: url.clone(), headers })] };
     let options = CrawlOptions { timeout: Duration::from_secs(20), progress: false, ..CrawlOptions::default() };

@@ -5,14 +5,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use toolscout_indexer::{INSTALLED_MODEL, INSTALLED_ORT};
-
-pub(crate) fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-pub(crate) fn deps() -> PathBuf {
-    std::env::var_os("TOOLSCOUT_DEPS").map(PathBuf::from).unwrap_or_else(|| root().join(".deps"))
-}
+pub(crate) use toolscout_test_support::{deps, root};
 
 /// `toolscout` with the model paths set, run from a scratch folder (no reliance on the cwd).
 pub(crate) fn toolscout() -> Command {

@@ -37,8 +37,13 @@ pub(crate) struct StdioChild {
     pub(crate) raw: Arc<RawPages>,
     /// Non-protocol stdout lines skipped.
     pub(crate) noise: Arc<AtomicUsize>,
+    /// The server answered with bytes that are not UTF-8 (the filter answered the request with an error).
+    non_utf8: Arc<std::sync::atomic::AtomicBool>,
     secrets: Vec<String>,
 }
+
+/// The reason given when a server answered with bytes that are not UTF-8.
+const NOT_UTF8: &str = "the server's response is not valid UTF-8 (MCP messages must be UTF-8)";
 
 /// The two ends rmcp talks through: the filtered stdout and the child's stdin.
 pub(crate) type StdioTransport = (tokio::io::DuplexStream, tokio::process::ChildStdin);
@@ -70,10 +75,11 @@ impl StdioChild {
         let drain = tokio::spawn(drain_stderr(stderr, tail.clone()));
         let raw = Arc::new(RawPages::default());
         let noise = Arc::new(AtomicUsize::new(0));
+        let non_utf8 = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
-        let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone()));
+        let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone(), non_utf8.clone()));
         let secrets = env.values().cloned().collect();
-        Ok((StdioChild { child, pgid, filter, drain, tail, raw, noise, secrets }, (rmcp_side, stdin)))
+        Ok((StdioChild { child, pgid, filter, drain, tail, raw, noise, non_utf8, secrets }, (rmcp_side, stdin)))
     }
 
     /// Ends the process group and returns what explains a failure: how the process exited if it had
@@ -113,7 +119,7 @@ pub(super) async fn crawl(
     options: &CrawlOptions,
 ) -> Result<CrawledServer, ServerFailure> {
     let (child, transport) = StdioChild::spawn(name, spec)?;
-    let (raw, noise) = (child.raw.clone(), child.noise.clone());
+    let (raw, noise, non_utf8) = (child.raw.clone(), child.noise.clone(), child.non_utf8.clone());
     let session = async {
         let client = connect(transport, options.protocol).await.map_err(|e| failure(name, "initialize", e))?;
         let listed = list(name, spec, &client, Some(&raw), options).await;
@@ -131,6 +137,11 @@ pub(super) async fn crawl(
             Ok(crawled)
         }
         Err(mut f) => {
+            // What the filter saw decides the reason: rmcp may report the error response we put in place of
+            // the unreadable one, or — when the server's exit closes the stream first — "Transport closed".
+            if non_utf8.load(Ordering::Relaxed) && f.stage != "timeout" {
+                f.reason = NOT_UTF8.to_string();
+            }
             f.reason.push_str(&why);
             f.reason = mask_secrets(&f.reason, spec_secrets(spec));
             Err(f)
@@ -151,6 +162,7 @@ async fn filter_stdout(
     mut to_rmcp: tokio::io::DuplexStream,
     raw: Arc<RawPages>,
     noise: Arc<AtomicUsize>,
+    non_utf8: Arc<std::sync::atomic::AtomicBool>,
 ) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut line = Vec::new();
@@ -173,7 +185,8 @@ async fn filter_stdout(
             let lossy: Option<Value> = serde_json::from_str(&String::from_utf8_lossy(body)).ok();
             if let Some(id) = lossy.as_ref().filter(|m| m.get("method").is_none()).and_then(|m| m.get("id")) {
                 message = Some(serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603,
-                    "message": "the server's response is not valid UTF-8 (MCP messages must be UTF-8)"}}));
+                    "message": NOT_UTF8}}));
+                non_utf8.store(true, Ordering::Relaxed);
             }
         }
         let is_rpc = message
@@ -275,7 +288,8 @@ mod tests {
             let (mut rmcp_side, filter_side) = tokio::io::duplex(1 << 20);
             let raw = Arc::new(RawPages::default());
             let noise = Arc::new(AtomicUsize::new(0));
-            filter_stdout(stdout.as_slice(), filter_side, raw.clone(), noise.clone()).await;
+            let non_utf8 = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            filter_stdout(stdout.as_slice(), filter_side, raw.clone(), noise.clone(), non_utf8).await;
             let mut passed = Vec::new();
             rmcp_side.read_to_end(&mut passed).await.expect("read");
             let pages = raw.len();

@@ -1,6 +1,7 @@
 //! Docker MCP registry dump `servers_with_tools.jsonl`: `{server, title, description, tools: [...]}`.
 //! Tools with an `inputSchema` are kept verbatim; those that only carry the registry's `arguments` list
-//! (`[{name, type, desc}]`) get an explicit `inputSchema` built from it and are marked `derived`.
+//! (`[{name, type, desc}]`) get an explicit `inputSchema` built from it, and those with neither (tools that
+//! take no arguments) an empty object schema; both are marked `derived`.
 
 use serde_json::{Map, Value, json};
 
@@ -10,6 +11,9 @@ use crate::{Error, Result};
 
 const DERIVED: &str = "Docker MCP registry: inputSchema built from the registry's `arguments` list \
 [{name, type, desc}] (all arguments listed as properties, none marked required); `arguments` removed";
+
+const NO_ARGUMENTS: &str = "Docker MCP registry: the tool lists no arguments; inputSchema given as an empty \
+object schema";
 
 pub(super) fn import(rows: &[Value], file: &str, warnings: &mut Vec<String>) -> Result<Catalog> {
     let mut catalog = Catalog::default();
@@ -38,6 +42,11 @@ pub(super) fn import(rows: &[Value], file: &str, warnings: &mut Vec<String>) -> 
                     tool.remove("arguments");
                     tool.insert("inputSchema".into(), schema_from_arguments(args));
                     ToolRecord::new(Value::Object(tool), Some(DERIVED.to_string()))
+                }
+                (None, None) if t.is_object() => {
+                    let mut tool = t.as_object().cloned().unwrap_or_default();
+                    tool.insert("inputSchema".into(), json!({"type": "object", "properties": {}}));
+                    ToolRecord::new(Value::Object(tool), Some(NO_ARGUMENTS.to_string()))
                 }
                 _ => ToolRecord::new(t.clone(), None),
             }

@@ -68,7 +68,7 @@ pub fn import_catalog_str(text: &str, name: &str, format: Option<CatalogFormat>)
     };
     let mut warnings = Vec::new();
     let catalog = match format {
-        CatalogFormat::Toolscout => Catalog::read_jsonl(text.as_bytes(), name)?,
+        CatalogFormat::Toolscout => Catalog::read_jsonl_reporting(text.as_bytes(), name, &mut warnings)?,
         CatalogFormat::LiveMcpBench => livemcpbench::import(&parse_json(text, name)?, name, &mut warnings)?,
         CatalogFormat::McpCrawl => mcp_crawl::import(&parse_json(text, name)?, name, &mut warnings)?,
         CatalogFormat::McpZero => mcp_zero::import(&parse_jsonl(text, name)?, name, &mut warnings)?,
@@ -127,7 +127,7 @@ pub(crate) fn push_tools(
                 warnings.push(format!("server {server}: duplicate tool name {:?}, kept the first", t.name));
             }
             Ok(t) => into.push(t),
-            Err(e) => warnings.push(format!("server {server}: skipped a tool: {e}")),
+            Err(e) => warnings.push(format!("server {server}: tool rejected: {e}")),
         }
     }
 }

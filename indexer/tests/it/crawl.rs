@@ -114,19 +114,27 @@ async fn broken_servers_are_reported_and_the_crawl_goes_on() {
         env: [("SECRET_TOKEN".to_string(), "hunter2-very-secret".to_string())].into(),
         cwd: None,
     };
+    // A port that is bound but not listening refuses connections, and nothing else can take it meanwhile.
+    let closed = tokio::net::TcpSocket::new_v4().expect("socket");
+    closed.bind("127.0.0.1:0".parse().expect("addr")).expect("bind");
+    let closed_port = closed.local_addr().expect("addr").port();
     let config = HostConfig {
         servers: vec![
             ("missing".into(), stdio("/nonexistent/mcp-server", &[])),
             ("garbage".into(), stdio("sh", &["-c", "echo not json; echo $SECRET_TOKEN >&2; exit 3"])),
             ("hang".into(), stdio("unshare", &["-n", "sleep", "600"])),
             good,
-            ("refused".into(), LaunchSpec::Http { url: "http://127.0.0.1:9/mcp".into(), headers: Default::default() }),
+            (
+                "refused".into(),
+                LaunchSpec::Http { url: format!("http://127.0.0.1:{closed_port}/mcp"), headers: Default::default() },
+            ),
         ],
     };
     let options = CrawlOptions { timeout: Duration::from_secs(4), ..options() };
     let started = std::time::Instant::now();
     let (catalog, report) = crawl(&config, &options).await;
-    assert!(started.elapsed() < Duration::from_secs(30), "nothing hangs past the timeouts");
+    // Generous: a 4 s timeout each; this only catches a crawl that hangs for good.
+    assert!(started.elapsed() < Duration::from_secs(90), "nothing hangs past the timeouts");
     assert_eq!(catalog.servers.len(), 1);
     assert_eq!(catalog.servers[0].name, "slack");
     let failures: HashMap<String, (String, String)> =
@@ -181,7 +189,8 @@ async fn the_fault_suite() {
     let options = CrawlOptions { timeout: Duration::from_secs(6), concurrency: 4, ..options() };
     let started = std::time::Instant::now();
     let (catalog, report) = crawl(&config, &options).await;
-    assert!(started.elapsed() < Duration::from_secs(60), "took {:?}", started.elapsed());
+    // Generous: 6 s timeouts, 4 at a time; this only catches a crawl that hangs for good.
+    assert!(started.elapsed() < Duration::from_secs(180), "took {:?}", started.elapsed());
     let ok: HashMap<String, (usize, Vec<String>, usize)> = report
         .servers
         .iter()
@@ -215,12 +224,12 @@ async fn the_fault_suite() {
     assert!(warnings.iter().any(|w| w.contains("duplicate tool name")), "{warnings:?}");
     assert_eq!(ok["missing-description"].0, 2);
     assert_eq!(failed["non-utf8"].0, "tools/list", "reported at once, not as a timeout");
-    // FIXME: alone, the reason is always our "not valid UTF-8" error; inside this concurrent suite rmcp
-    // sometimes reports "Transport closed" instead (about 1 run in 3, cause not found yet).
+    // The reason comes from what the crawler's stdout filter saw, not from which of rmcp's two possible
+    // errors (our error response, or the closed stream) won the race.
     let reason = &failed["non-utf8"].1;
-    assert!(reason.contains("UTF-8") || reason.contains("Transport closed"), "{reason}");
+    assert!(reason.starts_with("the server's response is not valid UTF-8"), "{reason}");
     // Every good server's tools landed, verbatim.
     let deep = catalog.servers.iter().find(|s| s.name == "deep-schema").expect("deep");
-    assert!(deep.tools[0].tool["$defs"].is_object() || deep.tools[0].tool["inputSchema"]["$defs"].is_object());
+    assert!(deep.tools[0].tool["inputSchema"]["$defs"].is_object(), "{:?}", deep.tools[0].tool);
     assert!(children().is_empty(), "crawl left processes behind: {:?}", children());
 }

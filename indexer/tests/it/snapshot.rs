@@ -97,3 +97,28 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
     assert!(build(&catalog, embedder().as_ref(), &IndexDir::new(other.path()), &BuildOptions::default()).is_err());
     assert!(other.path().join("precious.txt").exists());
 }
+
+/// The committed index of the current format (`data/compat/index-v{FORMAT_VERSION}`) still opens and
+/// answers. A format change makes this fail on purpose: add a migration, or bump `FORMAT_VERSION` and
+/// regenerate the folder knowingly with `TOOLSCOUT_WRITE_COMPAT=1 cargo test -p toolscout-indexer --test it
+/// compat` (built with the model-free hash embedder from three servers of the reference catalog).
+#[test]
+fn the_committed_index_of_the_current_format_opens() {
+    let dir = root().join(format!("data/compat/index-v{FORMAT_VERSION}"));
+    let embedder = toolscout_indexer::HashEmbedder::new(64);
+    if std::env::var_os("TOOLSCOUT_WRITE_COMPAT").is_some() {
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&small_catalog(), &embedder, &IndexDir::new(&dir), &BuildOptions::default()).expect("build");
+        std::fs::remove_file(dir.join("pins.json")).ok();
+    }
+    let snap = Snapshot::open(&IndexDir::new(&dir)).unwrap_or_else(|e| {
+        panic!("{} no longer opens ({e}): add a migration or bump FORMAT_VERSION knowingly", dir.display())
+    });
+    assert_eq!(snap.manifest.format_version, FORMAT_VERSION);
+    assert_eq!((snap.manifest.servers, snap.manifest.tools), (3, 21));
+    assert_eq!(snap.manifest.model_id, toolscout_indexer::Embedder::model_id(&embedder));
+    let q = toolscout_indexer::Embedder::embed_query(&embedder, "slack post message").expect("embed");
+    let best = snap.tool_ann.search(&q, 1)[0].id as usize;
+    assert_eq!(snap.servers[snap.tools[best].server as usize].name, "slack");
+    assert!(!snap.tool_bm25.search("timezone convert", 3).expect("bm25").is_empty());
+}

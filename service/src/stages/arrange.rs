@@ -16,22 +16,31 @@ pub(crate) struct Arranging<'a> {
     pub limit: usize,
     /// Servers the request hinted at (exempt from the cap).
     pub hinted: &'a HashSet<usize>,
-    /// Whether the decision keeps a tool of this probability (for the cap's exemption).
-    pub keeps: &'a dyn Fn(f32) -> bool,
+    /// Order by fused score instead of the decision's probability (to measure what the learned order adds).
+    pub by_fused: bool,
 }
 
 /// Candidate positions (into `candidates`) in answer order. `slots` are the passes that get a place of
 /// their own (the whole request and each intent; a respelled request shares the whole request's).
 pub(crate) fn arrange(candidates: &[Candidate], slots: &[usize], a: &Arranging<'_>) -> Vec<usize> {
     let by = |pass: Option<usize>| -> Vec<usize> {
-        let key = |c: &Candidate| match pass {
-            Some(p) => (c.probability[p], c.fused[p]),
-            None => (c.confidence(), c.score()),
+        let key = |c: &Candidate| {
+            let (a1, a2) = match (pass, a.by_fused) {
+                (Some(p), false) => (c.probability[p], c.fused[p]),
+                (None, false) => (c.confidence(), c.score()),
+                (Some(p), true) => (c.fused[p], c.probability[p]),
+                (None, true) => (c.fused.iter().copied().fold(f32::MIN, f32::max), c.confidence()),
+            };
+            // A hinted server is preferred: its tools come before the others.
+            (f32::from(u8::from(a.hinted.contains(&c.server))), a1, a2)
         };
         let mut v: Vec<usize> = (0..candidates.len()).collect();
         v.sort_by(|&x, &y| {
             let (kx, ky) = (key(&candidates[x]), key(&candidates[y]));
-            ky.0.total_cmp(&kx.0).then(ky.1.total_cmp(&kx.1)).then(candidates[x].tool.cmp(&candidates[y].tool))
+            ky.0.total_cmp(&kx.0)
+                .then(ky.1.total_cmp(&kx.1))
+                .then(ky.2.total_cmp(&kx.2))
+                .then(candidates[x].tool.cmp(&candidates[y].tool))
         });
         v
     };
@@ -47,17 +56,7 @@ pub(crate) fn arrange(candidates: &[Candidate], slots: &[usize], a: &Arranging<'
             order.push(c);
         }
     }
-    let single = slots.len() <= 1;
-    diversify(
-        order,
-        a.cap,
-        a.limit,
-        |c| {
-            let cand = &candidates[c];
-            (cand.server, a.hinted.contains(&cand.server) || (single && (a.keeps)(cand.confidence())))
-        },
-        chosen,
-    )
+    diversify(order, a.cap, a.limit, |c| (candidates[c].server, a.hinted.contains(&candidates[c].server)), chosen)
 }
 
 /// Keeps at most `cap` items of one server among the first `limit`; `info(item)` gives its server and

@@ -35,9 +35,11 @@ pub(crate) fn decide(
     if !found {
         return Verdict { found, delivered: Vec::new(), closest: order.iter().copied().take(CLOSEST).collect() };
     }
+    // Only the places the answer has: a tool the per-server cap pushed out of them does not come back in
+    // through a rejected tool's place.
     let room = limit.saturating_sub(named);
     let mut delivered: Vec<usize> =
-        order.iter().copied().filter(|&c| decision.keeps(candidates[c].confidence(), best)).take(room).collect();
+        order.iter().copied().take(room).filter(|&c| decision.keeps(candidates[c].confidence(), best)).collect();
     if delivered.is_empty() && named == 0 {
         // A found answer always carries its best tool (possible only when the tool cut is above the
         // request cut).

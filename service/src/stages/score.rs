@@ -23,6 +23,9 @@ pub(crate) struct Scoring<'a> {
     pub decision: &'a Decision,
     pub hinted: &'a HashSet<usize>,
     pub depth: usize,
+    /// The per-server cap of answers (0: none): a pass's pool takes at most twice that from one server,
+    /// so fifty near-copies from one server cannot crowd everyone else out of the pool.
+    pub per_server: usize,
 }
 
 /// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
@@ -46,6 +49,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
                         best_fused: 0.0,
                         best_dense: 0.0,
                         hinted: s.hinted.contains(&server),
+                        catalog_size: (snap.tools.len().max(1) as f32).log10(),
                     }
                 })
                 .collect();
@@ -58,12 +62,24 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
             m
         })
         .collect();
-    // Which candidates are among the best `depth` of some pass.
-    let mut eligible = vec![false; candidates.len()];
+    // Which candidates are among the best `depth` of some pass (a hinted server's tools always are).
+    let mut eligible: Vec<bool> =
+        candidates.iter().map(|&t| s.hinted.contains(&(snap.tools[t].server as usize))).collect();
     for pass in &measured {
         let mut order: Vec<usize> = (0..candidates.len()).collect();
         order.sort_by(|&a, &b| fused(&pass[b], s.weights).total_cmp(&fused(&pass[a], s.weights)).then(a.cmp(&b)));
-        for &ci in order.iter().take(s.depth.max(1)) {
+        let mut taken = 0;
+        let mut per_server: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for &ci in &order {
+            if taken >= s.depth.max(1) {
+                break;
+            }
+            let n = per_server.entry(snap.tools[candidates[ci]].server).or_default();
+            if s.per_server > 0 && *n >= 2 * s.per_server {
+                continue;
+            }
+            *n += 1;
+            taken += 1;
             eligible[ci] = true;
         }
     }

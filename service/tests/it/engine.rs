@@ -60,7 +60,7 @@ fn nonsense_is_not_found_with_closest_hints() {
         assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
         assert!(answer.tools.is_empty());
         assert!(!answer.closest.is_empty(), "not_found carries the closest candidates");
-        assert!(answer.closest[0].score < answer.threshold);
+        assert!(answer.closest[0].confidence < answer.threshold, "{query}: {:?}", answer.closest[0]);
     }
 }
 
@@ -81,6 +81,7 @@ fn an_exact_tool_name_comes_first() {
     }
     // An ordinary word that happens to be a tool name elsewhere does not hijack a sentence.
     let answer = ask("search the web for reviews of the new phone");
+    assert!(!answer.tools.is_empty(), "{answer:?}");
     assert!(answer.tools.iter().all(|t| t.match_kind == MatchKind::Search));
 }
 
@@ -163,8 +164,8 @@ fn a_flooding_server_gets_at_most_its_share() {
         .expect("engine");
     let answer = engine.search(&DiscoverParams::new("post a message to a slack channel")).expect("search");
     let flood = answer.tools.iter().filter(|t| t.server == "flood").count();
-    let cap = toolscout_service::EngineConfig::default().max_per_server;
-    assert!(flood <= cap, "flood took {flood} of {:?}", names(&answer));
+    // A fixed share, not one read from the engine's own configuration (raising the cap must fail here).
+    assert!(flood <= 3, "flood took {flood} of {:?}", names(&answer));
     assert!(answer.tools.iter().any(|t| t.server == "slack" && t.name == "slack_post_message"), "{:?}", names(&answer));
     let mut named = DiscoverParams::new("post a message to a slack channel");
     named.server = Some("flood".into());
@@ -215,5 +216,6 @@ fn poisoned_definitions_carry_warnings_and_can_be_excluded() {
     let clean = answer.tools.iter().find(|t| t.server == "time").expect("time tool");
     assert!(clean.warnings.is_empty(), "{:?}", clean.warnings);
     let answer = open(true).search(&DiscoverParams::new("convert a time between time zones")).expect("search");
+    assert!(!answer.tools.is_empty(), "{:?}", names(&answer));
     assert!(answer.tools.iter().all(|t| t.server != "shady"), "excluded by policy");
 }

@@ -2,6 +2,8 @@
 //! crawl in `data/catalog/reference-servers.jsonl`), built with the real embedding model.
 
 mod engine;
+mod golden;
+mod hostile;
 mod pins;
 mod reload;
 mod rest;

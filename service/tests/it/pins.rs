@@ -47,12 +47,15 @@ async fn a_rug_pull_is_held_back_until_approved() {
     assert_eq!(id, manifest.snapshot_id);
     let now = served(&engine, "post a message to a slack channel");
     assert!(!now.contains(&"slack/slack_post_message".to_string()), "held back: {now:?}");
-    assert!(served(&engine, "directions between two cities").iter().all(|t| !t.starts_with("google-maps/")));
+    let answer = engine.search(&DiscoverParams::new("directions between two cities")).expect("search");
+    let offered: Vec<&str> = answer.tools.iter().chain(&answer.closest).map(|t| t.server_id.as_str()).collect();
+    assert!(!offered.is_empty(), "an answer or closest hints: {answer:?}");
+    assert!(offered.iter().all(|s| *s != "google-maps"), "held back, not even as a hint: {offered:?}");
     assert_eq!(engine.health().quarantined, 8);
 
     // The drift, over REST.
     let request = Request::builder().uri("/v1/admin/pins").body(Body::empty()).expect("request");
-    let response = toolscout_service::router(engine.clone()).oneshot(request).await.expect("response");
+    let response = admin_router(engine.clone()).oneshot(request).await.expect("response");
     let bytes = axum::body::to_bytes(response.into_body(), 1 << 24).await.expect("body");
     let v: Value = serde_json::from_slice(&bytes).expect("json");
     let drift = &v["quarantine"]["slack/slack_post_message"]["drift"];
@@ -67,9 +70,17 @@ async fn a_rug_pull_is_held_back_until_approved() {
         .header("content-type", "application/json")
         .body(Body::from(body))
         .expect("request");
-    let response = toolscout_service::router(engine.clone()).oneshot(request).await.expect("response");
+    let response = admin_router(engine.clone()).oneshot(request).await.expect("response");
     assert_eq!(response.status(), 200);
     assert!(served(&engine, "post a message to a slack channel").contains(&"slack/slack_post_message".to_string()));
     assert_eq!(engine.health().quarantined, 7);
     assert!(engine.approve("slack/no_such_tool").is_err());
+}
+
+/// The REST API with the admin routes served without a token (the operator's explicit choice).
+fn admin_router(engine: std::sync::Arc<Engine>) -> axum::Router {
+    toolscout_service::router_with(
+        engine,
+        toolscout_service::RestConfig { admin_without_token: true, ..Default::default() },
+    )
 }

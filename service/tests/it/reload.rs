@@ -29,7 +29,7 @@ async fn reloads_under_load_drop_nothing() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(toolscout_service::serve(listener, engine, async {
+    let server = tokio::spawn(toolscout_service::serve_with(listener, engine, admin_config(), async {
         let _ = stopped.await;
     }));
 
@@ -39,7 +39,7 @@ async fn reloads_under_load_drop_nothing() {
     for i in 0..4 {
         let (done, ok, failed) = (done.clone(), ok.clone(), failed.clone());
         clients.push(tokio::spawn(async move {
-            let client = reqwest::Client::new();
+            let client = authorized_client();
             let needs = ["post a message to a channel", "what time is it in Tokyo", "directions to the airport"];
             let mut n = i;
             while !done.load(Ordering::Relaxed) {
@@ -52,7 +52,7 @@ async fn reloads_under_load_drop_nothing() {
             }
         }));
     }
-    let client = reqwest::Client::new();
+    let client = authorized_client();
     let mut last_id = String::new();
     for servers in
         [&["slack", "time", "google-maps"][..], &["slack", "time"][..], &["slack", "time", "google-maps", "github"][..]]
@@ -82,7 +82,13 @@ async fn reloads_under_load_drop_nothing() {
     assert_eq!(failed.load(Ordering::Relaxed), 0, "requests failed during reloads");
     // A reload that cannot open the index keeps serving the old snapshot.
     std::fs::write(dir.path().join("CURRENT"), "no-such-snapshot").expect("write");
-    let r = client.post(format!("http://{addr}/v1/admin/reload")).send().await.expect("reload");
+    let r = client
+        .post(format!("http://{addr}/v1/admin/reload"))
+        .header("content-type", "application/json")
+        .header("authorization", "Bearer admin-token")
+        .send()
+        .await
+        .expect("reload");
     assert_eq!(r.status(), 409);
     let health: Value =
         client.get(format!("http://{addr}/healthz")).send().await.expect("health").json().await.expect("json");
@@ -111,11 +117,11 @@ async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
         addrs.push(listener.local_addr().expect("addr"));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         stops.push(stop);
-        tokio::spawn(toolscout_service::serve(listener, engine, async {
+        tokio::spawn(toolscout_service::serve_with(listener, engine, admin_config(), async {
             let _ = stopped.await;
         }));
     }
-    let client = reqwest::Client::new();
+    let client = authorized_client();
     let ask = |addr: std::net::SocketAddr| {
         let client = client.clone();
         async move {
@@ -128,7 +134,8 @@ async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
                 .json()
                 .await
                 .expect("json");
-            v["tools"].as_array().map(|t| t.iter().any(|h| h["server"] == "google-maps")).unwrap_or(false)
+            let tools = v["tools"].as_array().unwrap_or_else(|| panic!("an answer with tools: {v}"));
+            tools.iter().any(|h| h["server"] == "google-maps")
         }
     };
     assert!(!ask(addrs[0]).await && !ask(addrs[1]).await, "no maps server yet");
@@ -153,8 +160,30 @@ async fn two_replicas_serve_the_same_snapshot_after_a_reload() {
     }
 }
 
+/// A client that sends the admin token with every request (the token guards every route but /healthz).
+fn authorized_client() -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::AUTHORIZATION, "Bearer admin-token".parse().expect("header"));
+    reqwest::Client::builder().default_headers(headers).build().expect("client")
+}
+
+/// A server configuration with admin routes (they need a token).
+fn admin_config() -> toolscout_service::RestConfig {
+    toolscout_service::RestConfig { token: Some("admin-token".into()), ..Default::default() }
+}
+
 /// `POST /v1/admin/reload` on the server at `addr`; its JSON answer.
 async fn reload(client: &reqwest::Client, addr: impl std::fmt::Display) -> Value {
     let url = format!("http://{addr}/v1/admin/reload");
-    client.post(url).send().await.expect("reload").json().await.expect("json")
+    let response = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("authorization", "Bearer admin-token")
+        .send()
+        .await
+        .expect("reload");
+    let status = response.status();
+    let body: Value = response.json().await.expect("json");
+    assert!(status.is_success(), "reload answered {status}: {body}");
+    body
 }
