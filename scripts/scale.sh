@@ -22,7 +22,7 @@ CORPUS=$WORK/scale-$TOOLS.jsonl
 INDEX=$WORK/idx-$TOOLS
 
 if [ ! -f "$CORPUS" ]; then
-  "$BIN" scale-corpus --keep "$MCPZERO" --keep "$LIVE" \
+  "$(dirname "$BIN")/toolscout-bench" scale-corpus --keep "$MCPZERO" --keep "$LIVE" \
     --base "$SHARED/mcp-crawl.json" --base "$SHARED/data/docker-mcp-registry/servers_with_tools.jsonl" \
     --base data/eval/metatool-catalog.jsonl --tools "$TOOLS" --out "$CORPUS"
 fi

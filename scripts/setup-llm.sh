@@ -70,4 +70,4 @@ while True:
 EOF
 echo "start:    $L/venv/bin/python $L/serve.py --port 8089 --swa-full   # loopback only; 1 thread, 1 slot, ctx 32768"
 echo "base URL: http://127.0.0.1:8089/v1   model: local"
-echo "run:      toolscout ab --base-url http://127.0.0.1:8089/v1 --model local --replay-gold ..."
+echo "run:      toolscout-bench ab --base-url http://127.0.0.1:8089/v1 --model local --replay-gold ..."

@@ -109,6 +109,8 @@ mod tests {
         assert!(parse(&[]).is_ok());
         assert!(parse(&["--update", "--full"]).is_err());
         assert!(parse(&["--rollback", "--full"]).is_err());
+        assert!(Cli::try_parse_from(["toolscout", "index", "--rollback", "--out", "idx"]).is_ok(), "no catalog needed");
+        assert!(Cli::try_parse_from(["toolscout", "index", "--out", "idx"]).is_err(), "a build needs a catalog");
     }
 
     #[test]

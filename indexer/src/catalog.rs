@@ -266,9 +266,15 @@ mod tests {
     fn bad_lines_are_named() {
         let err = Catalog::read_jsonl("\n{\"nope\"".as_bytes(), "cat.jsonl").expect_err("garbage");
         assert!(err.to_string().contains("cat.jsonl line 2"), "{err}");
-        let bad_tool = r#"{"server_id":"","name":"s","source":{"kind":"k","origin":"o"},"tools":[{"name":"a","tool":{"description":"no name"},"hash":""}]}"#;
-        let err = Catalog::read_jsonl(bad_tool.as_bytes(), "cat.jsonl").expect_err("tool without name");
-        assert!(err.to_string().contains("line 1"), "{err}");
+        // A tool that is not an MCP `Tool` is rejected and reported (line, server, tool, reason); the rest of
+        // its server is kept.
+        let bad_tool = r#"{"server_id":"","name":"s","source":{"kind":"k","origin":"o"},"tools":[{"name":"a","tool":{"description":"no name"},"hash":""},{"name":"b","tool":{"name":"b","inputSchema":"string schema","description":["x"]},"hash":""},{"name":"c","tool":{"name":"c","inputSchema":{"type":"object"}},"hash":""}]}"#;
+        let mut warnings = Vec::new();
+        let catalog = Catalog::read_jsonl_reporting(bad_tool.as_bytes(), "cat.jsonl", &mut warnings).expect("read");
+        assert_eq!(catalog.servers[0].tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["c"]);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].starts_with("cat.jsonl line 1: server s: tool \"a\" rejected"), "{warnings:?}");
+        assert!(warnings[1].contains("tool \"b\" rejected") && warnings[1].contains("description"), "{warnings:?}");
         assert!(ToolRecord::new(json!("str"), None).is_err());
     }
 }

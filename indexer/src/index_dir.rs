@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! DIR/CURRENT                 id of the live snapshot (replaced atomically)
+//! DIR/HISTORY                 the ids that were live, oldest first (what a rollback goes back to)
 //! DIR/snapshots/<id>/         immutable snapshots (see `snapshot.rs` for what is inside)
 //! DIR/snapshots/.tmp-<id>-<pid>/  a snapshot being written (removed on the next build once its writer is gone)
 //! DIR/pins.json               trust on first use (`pins.rs`)
@@ -19,6 +20,9 @@ use crate::pins::Pins;
 use crate::{Error, Result};
 
 const CURRENT: &str = "CURRENT";
+const HISTORY: &str = "HISTORY";
+/// Entries kept in `HISTORY`.
+const HISTORY_LEN: usize = 50;
 const SNAPSHOTS: &str = "snapshots";
 const PINS: &str = "pins.json";
 const CALIBRATION: &str = "calibration.json";
@@ -116,21 +120,43 @@ impl IndexDir {
     }
 
     fn set_current(&self, id: &str) -> Result<()> {
+        let mut history = self.history()?;
+        if history.last().map(String::as_str) != Some(id) {
+            history.push(id.to_string());
+        }
+        let excess = history.len().saturating_sub(HISTORY_LEN);
+        history.drain(..excess);
+        self.write_history(&history)?;
         write_atomic(&self.root.join(CURRENT), id.as_bytes())
     }
 
-    /// Makes the snapshot before the live one live again; returns its id.
+    /// The ids that were live, oldest first.
+    fn history(&self) -> Result<Vec<String>> {
+        let text = self.read_optional(HISTORY)?.unwrap_or_default();
+        Ok(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())
+    }
+
+    fn write_history(&self, history: &[String]) -> Result<()> {
+        write_atomic(&self.root.join(HISTORY), format!("{}\n", history.join("\n")).as_bytes())
+    }
+
+    /// Makes the snapshot that was live before the live one live again (one that still exists: a build
+    /// that crashed before publishing never counts); returns its id.
     pub fn rollback(&self) -> Result<String> {
         let live = self.current()?;
-        let ids = self.snapshots()?;
-        let at = ids
-            .iter()
-            .position(|i| *i == live)
-            .ok_or_else(|| Error::corrupt(&self.root, format!("CURRENT names {live}, which is not in snapshots/")))?;
-        let previous = at.checked_sub(1).map(|i| ids[i].clone()).ok_or_else(|| {
-            Error::bad_input(self.root.display().to_string(), "has no snapshot older than the live one")
+        let on_disk = self.snapshots()?;
+        let mut history = self.history()?;
+        while history.last().is_some_and(|h| *h == live) {
+            history.pop();
+        }
+        let previous = history.iter().rev().find(|h| on_disk.contains(h)).cloned().ok_or_else(|| {
+            Error::bad_input(self.root.display().to_string(), "has no earlier live snapshot left to roll back to")
         })?;
-        self.set_current(&previous)?;
+        // The history now ends at the restored snapshot: a second rollback goes further back.
+        let keep = history.iter().rposition(|h| *h == previous).map_or(0, |i| i + 1);
+        history.truncate(keep);
+        self.write_history(&history)?;
+        write_atomic(&self.root.join(CURRENT), previous.as_bytes())?;
         Ok(previous)
     }
 
@@ -149,12 +175,23 @@ impl IndexDir {
                 }
             }
         }
+        // Keep the live snapshot and the newest `keep - 1` others that were live (rollback targets); a
+        // snapshot that was never live (its build crashed before publishing) goes first.
         let live = self.current().ok();
+        let history = self.history().unwrap_or_default();
         let ids = self.snapshots().unwrap_or_default();
-        let excess = ids.len().saturating_sub(keep.max(1));
-        for id in ids.into_iter().take(excess) {
-            if Some(&id) != live.as_ref() && std::fs::remove_dir_all(self.snapshot(&id)).is_ok() {
-                removed.push(id);
+        let mut kept: Vec<&String> = live.iter().collect();
+        for h in history.iter().rev() {
+            if kept.len() >= keep.max(1) {
+                break;
+            }
+            if ids.contains(h) && !kept.contains(&h) {
+                kept.push(h);
+            }
+        }
+        for id in ids.iter().filter(|id| !kept.contains(id)) {
+            if std::fs::remove_dir_all(self.snapshot(id)).is_ok() {
+                removed.push(id.clone());
             }
         }
         removed
@@ -272,13 +309,19 @@ mod tests {
             let staging = index.staging(id).expect("staging");
             index.publish(&staging, id).expect("publish");
         }
+        // A build that crashed after renaming its snapshot but before publishing it leaves a snapshot that
+        // was never live: rollback skips it.
+        std::fs::create_dir_all(dir.path().join(SNAPSHOTS).join("20260104-crashed")).expect("orphan");
         assert_eq!(index.current().expect("current"), "20260103-c");
         assert_eq!(index.rollback().expect("rollback"), "20260102-b");
-        // A staging folder of a dead writer is removed; the live snapshot survives pruning even when old.
+        assert_eq!(index.rollback().expect("rollback again"), "20260101-a");
+        // A staging folder of a dead writer is removed, and so is the never-live snapshot; the live one
+        // survives pruning even when it is the oldest.
         std::fs::create_dir_all(dir.path().join(SNAPSHOTS).join(".tmp-x-999999999")).expect("stale");
         let removed = index.collect_garbage(1);
         assert!(removed.contains(&".tmp-x-999999999".to_string()), "{removed:?}");
-        assert_eq!(index.snapshots().expect("ids"), ["20260102-b", "20260103-c"]);
-        assert!(index.rollback().expect_err("nothing older").to_string().contains("older"));
+        assert!(removed.contains(&"20260104-crashed".to_string()), "{removed:?}");
+        assert_eq!(index.snapshots().expect("ids"), ["20260101-a"]);
+        assert!(index.rollback().expect_err("nothing older").to_string().contains("earlier"));
     }
 }

@@ -158,8 +158,9 @@ impl std::fmt::Debug for Engine {
 /// What one request needs before its candidates are scored.
 struct Prepared {
     times: StageTimes,
-    /// Passes that get a place of their own in the answer (the whole request and its intents).
-    slots: Vec<usize>,
+    /// Passes that get a place of their own in the answer: the whole request (with its variants), then
+    /// each intent.
+    slots: Vec<Vec<usize>>,
     live: Arc<Live>,
     analyses: Vec<Analysis>,
     passes: Vec<crate::stages::retrieve::Pass>,
@@ -453,11 +454,15 @@ impl Engine {
         if self.config.multi_intent {
             texts.extend(intents(query));
         }
-        let slots: Vec<usize> = (0..texts.len()).collect();
-        // A misspelled request also runs as respelled against the catalog's words ("serch wikipeda").
-        if let Some(respelled) = live.profiles.respell(query) {
-            notes.push(format!("also searched as {respelled:?}"));
-            texts.push(respelled);
+        let mut slots: Vec<Vec<usize>> = (0..texts.len()).map(|p| vec![p]).collect();
+        // A request with abbreviations also runs spelled out ("open a PR"), and a misspelled one also runs
+        // respelled against the catalog's words ("serch wikipeda"): extra passes of the same intent.
+        let spelled = crate::expand::spelled_out(query);
+        let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
+        for alternative in [spelled, respelled].into_iter().flatten() {
+            notes.push(format!("also searched as {alternative:?}"));
+            slots[0].push(texts.len());
+            texts.push(alternative);
         }
         let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };
         let started = Instant::now();

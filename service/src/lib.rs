@@ -15,6 +15,7 @@ mod delivery;
 mod engine;
 mod entities;
 mod error;
+mod expand;
 mod features;
 mod fusion;
 mod intents;

@@ -15,7 +15,7 @@ use crate::human;
 pub(crate) struct IndexArgs {
     /// Catalog files: toolscout JSONL, LiveMCPBench tools.json, MCP-Zero mcp_tools.jsonl, Docker registry
     /// servers_with_tools.jsonl, or mcp-crawl.json (detected from content).
-    #[arg(long, required = true, num_args = 1..)]
+    #[arg(long, required_unless_present = "rollback", num_args = 1..)]
     catalog: Vec<PathBuf>,
     /// Force the catalog format instead of detecting it.
     #[arg(long)]

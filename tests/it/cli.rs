@@ -119,6 +119,12 @@ fn a_crash_inside_the_publish_window_leaves_the_previous_snapshot_serving() {
     run_ok(toolscout().arg("index").arg("--catalog").arg(&catalog).arg("--out").arg(&idx));
     assert!(entries().iter().all(|e| !e.starts_with(".tmp-")), "{:?}", entries());
     assert_ne!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live);
+    // Rollback goes back to the snapshot that was live before (not to the crashed build's orphan).
+    run_ok(toolscout().args(["index", "--rollback", "--out"]).arg(&idx));
+    assert_eq!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live, "rolled back");
+    let out = run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "post a message to slack"]));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(answer["tools"][0]["server"], "slack");
 }
 
 #[test]

@@ -162,10 +162,10 @@ mod tests {
         let lines = [
             json!({"server_id": "a", "name": "a", "source": {"kind": "x", "origin": "x"}, "tools": [
                 {"name": "search", "tool": {"name": "search", "inputSchema": {"type": "object"}}, "hash": "h"},
-                {"name": "get page", "tool": {"name": "get page"}, "hash": "h"}]}),
+                {"name": "get page", "tool": {"name": "get page", "inputSchema": {"type": "object"}}, "hash": "h"}]}),
             json!({"server_id": "b", "name": "b", "source": {"kind": "x", "origin": "x"}, "tools": [
-                {"name": "search", "tool": {"name": "search", "description": "d"}, "hash": "h"},
-                {"name": "fetch", "tool": {"name": "fetch"}, "hash": "h"}]}),
+                {"name": "search", "tool": {"name": "search", "description": "d", "inputSchema": {"type": "object"}}, "hash": "h"},
+                {"name": "fetch", "tool": {"name": "fetch", "inputSchema": {"type": "object"}}, "hash": "h"}]}),
         ];
         let text = lines.iter().map(Value::to_string).collect::<Vec<_>>().join("\n");
         let catalog = Catalog::read_jsonl(text.as_bytes(), "test").expect("catalog");
@@ -174,7 +174,7 @@ mod tests {
         assert_eq!(names, ["a__search", "a__get_page", "b__search", "fetch"]);
         assert_eq!(table.by_function("fetch").map(|e| e.server_id.as_str()), Some("b"));
         let tools = table.tools(Arm::Full);
-        assert_eq!(tools[1]["function"]["parameters"], json!({"type": "object", "properties": {}}));
+        assert_eq!(tools[1]["function"]["parameters"], json!({"type": "object"}));
         assert_eq!(table.tools(Arm::Discover).as_array().map(Vec::len), Some(2));
         assert_eq!(("B".parse::<Arm>(), "full".parse::<Arm>()), (Ok(Arm::Discover), Ok(Arm::Full)));
         assert!("c".parse::<Arm>().is_err());

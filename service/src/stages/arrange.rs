@@ -20,16 +20,19 @@ pub(crate) struct Arranging<'a> {
     pub by_fused: bool,
 }
 
-/// Candidate positions (into `candidates`) in answer order. `slots` are the passes that get a place of
-/// their own (the whole request and each intent; a respelled request shares the whole request's).
-pub(crate) fn arrange(candidates: &[Candidate], slots: &[usize], a: &Arranging<'_>) -> Vec<usize> {
-    let by = |pass: Option<usize>| -> Vec<usize> {
+/// Candidate positions (into `candidates`) in answer order. Each slot is the set of passes that gets a
+/// place of its own: the whole request (with its spelled-out and respelled variants), and each intent.
+pub(crate) fn arrange(candidates: &[Candidate], slots: &[Vec<usize>], a: &Arranging<'_>) -> Vec<usize> {
+    let by = |passes: Option<&Vec<usize>>| -> Vec<usize> {
         let key = |c: &Candidate| {
-            let (a1, a2) = match (pass, a.by_fused) {
-                (Some(p), false) => (c.probability[p], c.fused[p]),
-                (None, false) => (c.confidence(), c.score()),
-                (Some(p), true) => (c.fused[p], c.probability[p]),
-                (None, true) => (c.fused.iter().copied().fold(f32::MIN, f32::max), c.confidence()),
+            let best = |v: &[f32]| match passes {
+                Some(ps) => ps.iter().map(|&p| v[p]).fold(f32::MIN, f32::max),
+                None => v.iter().copied().fold(f32::MIN, f32::max),
+            };
+            let (a1, a2) = if a.by_fused {
+                (best(&c.fused), best(&c.probability))
+            } else {
+                (best(&c.probability), best(&c.fused))
             };
             // A hinted server is preferred: its tools come before the others.
             (f32::from(u8::from(a.hinted.contains(&c.server))), a1, a2)
@@ -45,8 +48,8 @@ pub(crate) fn arrange(candidates: &[Candidate], slots: &[usize], a: &Arranging<'
         v
     };
     let mut order: Vec<usize> = Vec::new();
-    for &p in slots {
-        if let Some(&c) = by(Some(p)).iter().find(|c| !order.contains(c)) {
+    for passes in slots {
+        if let Some(&c) = by(Some(passes)).iter().find(|c| !order.contains(c)) {
             order.push(c);
         }
     }

@@ -1,0 +1,66 @@
+//! Abbreviations spelled out: "open a PR" is also searched as "open a pull request", since tool
+//! descriptions spell things out and a small embedding model does not know every abbreviation. The list
+//! is data (`abbreviations.txt`). Pure code.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const ABBREVIATIONS: &str = include_str!("abbreviations.txt");
+
+fn table() -> &'static HashMap<String, String> {
+    static TABLE: OnceLock<HashMap<String, String>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        ABBREVIATIONS
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| l.split_once('=').map(|(a, b)| (a.trim().to_lowercase(), b.trim().to_string())))
+            .collect()
+    })
+}
+
+/// `text` with every known abbreviation spelled out, or `None` when it uses none.
+pub(crate) fn spelled_out(text: &str) -> Option<String> {
+    let table = table();
+    let mut changed = false;
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut word = String::new();
+    let mut flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() {
+            match table.get(&word.to_lowercase()) {
+                Some(long) => {
+                    out.push_str(long);
+                    changed = true;
+                }
+                None => out.push_str(word),
+            }
+            word.clear();
+        }
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spells_out_whole_words_only() {
+        assert_eq!(spelled_out("open a PR on GitHub").as_deref(), Some("open a pull request on GitHub"));
+        assert_eq!(
+            spelled_out("list my k8s pods, then DM bob").as_deref(),
+            Some("list my kubernetes pods, then direct message bob")
+        );
+        assert_eq!(spelled_out("print the report"), None, "`pr` inside a word stays");
+        assert_eq!(spelled_out("weather in Paris"), None);
+    }
+}
