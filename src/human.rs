@@ -25,12 +25,18 @@ pub(crate) fn crawl_summary(report: &CrawlReport, out: &Path) -> String {
                     let _ = writeln!(s, "         warning: {w}");
                 }
             }
-            CrawlOutcome::Failed { failure, seconds } => {
+            CrawlOutcome::Failed { failure, kept_stale, seconds } => {
                 let _ = writeln!(
                     s,
                     "  FAILED {:<24} at {} after {seconds:.1}s: {}",
                     failure.server, failure.stage, failure.reason
                 );
+                if let Some(kept) = kept_stale {
+                    let _ = writeln!(
+                        s,
+                        "         kept its {kept} last known tools, marked stale (--prune-stale drops them)"
+                    );
+                }
             }
         }
     }

@@ -110,6 +110,7 @@ fn variant(server: &ServerRecord, k: usize) -> ServerRecord {
         },
         crawled_at: None,
         protocol_version: server.protocol_version.clone(),
+        stale: server.stale.clone(),
         tools,
     }
 }
@@ -130,6 +131,7 @@ mod tests {
             source: ServerSource { kind: "test".into(), origin: "here".into() },
             crawled_at: None,
             protocol_version: None,
+            stale: None,
             tools: tools
                 .iter()
                 .map(|t| {

@@ -26,6 +26,15 @@ pub struct ServerSource {
     pub origin: String,
 }
 
+/// Why a server's record is its last known one rather than a fresh crawl.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stale {
+    /// When the crawl that failed ran (RFC 3339, UTC).
+    pub since: String,
+    /// Why it failed (secrets masked).
+    pub reason: String,
+}
+
 /// One MCP server and its tools.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerRecord {
@@ -53,6 +62,10 @@ pub struct ServerRecord {
     /// The negotiated MCP protocol version, for crawled servers.
     #[serde(default)]
     pub protocol_version: Option<String>,
+    /// Set when the last crawl of this server failed and these are its last known tools, kept until the
+    /// server answers again or is pruned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale: Option<Stale>,
     /// The server's tools, in the order it listed them.
     #[serde(default)]
     pub tools: Vec<ToolRecord>,
@@ -222,6 +235,7 @@ mod tests {
             source: ServerSource { kind: "test".into(), origin: "unit".into() },
             crawled_at: None,
             protocol_version: None,
+            stale: None,
             tools: vec![],
         }
     }

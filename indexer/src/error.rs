@@ -53,6 +53,21 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+    /// An update would remove more of the live index's tools than allowed.
+    #[error(
+        "this update would remove {removed} of the live index's {live} tools (more than {:.0}%): refusing, the live \
+         snapshot is unchanged. A partial crawl keeps failed servers as stale records; if the removal is meant, \
+         rerun with --allow-mass-removal",
+        share * 100.0
+    )]
+    MassRemoval {
+        /// Tools the update would remove.
+        removed: usize,
+        /// Tools in the live snapshot.
+        live: usize,
+        /// The share allowed.
+        share: f64,
+    },
     /// An index was written by an incompatible version of toolscout.
     #[error("index format version {found} is not supported (expected {expected}); rebuild the index")]
     FormatVersion {

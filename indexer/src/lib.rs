@@ -28,9 +28,10 @@ pub use atomic::write_atomic;
 pub use bm25::{Bm25, Bm25Hit};
 pub use calibration::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
 pub use canonical::{canonical_json, content_hash};
-pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, ToolRecord};
+pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, Stale, ToolRecord};
 pub use crawl::{
     CrawlOptions, CrawlOutcome, CrawlReport, CrawledServer, Protocol, ServerFailure, Upstream, crawl, crawl_one,
+    keep_last_known,
 };
 pub use dense::{Ann, AnnHit, cosine};
 pub use embed::{Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT};
@@ -40,7 +41,9 @@ pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use index_dir::IndexDir;
 pub use pins::{FieldDrift, HoldReason, Pin, PinReport, Pins, Quarantined};
 pub use scan::{scan_catalog, scan_tool};
-pub use snapshot::{BuildOptions, BuildStats, FORMAT_VERSION, Manifest, Snapshot, StoredServer, StoredTool, build};
+pub use snapshot::{
+    BuildOptions, BuildStats, FORMAT_VERSION, MAX_REMOVED_SHARE, Manifest, Snapshot, StoredServer, StoredTool, build,
+};
 pub use terms::terms;
 pub use text::{server_text, split_name, tool_text};
 pub use validate::{MAX_NAME_CHARS, check_tool, name_outside_charset};

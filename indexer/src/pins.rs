@@ -210,6 +210,7 @@ mod tests {
                 source: ServerSource { kind: "t".into(), origin: "t".into() },
                 crawled_at: None,
                 protocol_version: None,
+                stale: None,
                 tools: vec![tool],
             });
         }

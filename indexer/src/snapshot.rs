@@ -32,7 +32,7 @@ use crate::{Error, Result};
 
 /// Version of the on-disk format this build writes and reads.
 /// 2: BM25 documents have four weighted fields (name, description, params, context) instead of two.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
@@ -97,11 +97,22 @@ pub struct BuildOptions {
     pub incremental: bool,
     /// Tools of servers never seen before start quarantined (after the first build of the index).
     pub quarantine_new_servers: bool,
+    /// Largest share of the live snapshot's tools an update may remove; a build that would remove more
+    /// fails with [`Error::MassRemoval`] (a partial crawl or a truncated catalog, most likely). `None`: no limit.
+    pub max_removed_share: Option<f64>,
 }
+
+/// The default [`BuildOptions::max_removed_share`].
+pub const MAX_REMOVED_SHARE: f64 = 0.3;
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { keep: 2, incremental: true, quarantine_new_servers: false }
+        BuildOptions {
+            keep: 2,
+            incremental: true,
+            quarantine_new_servers: false,
+            max_removed_share: Some(MAX_REMOVED_SHARE),
+        }
     }
 }
 
@@ -128,6 +139,8 @@ pub struct StoredServer {
     pub crawled_at: Option<String>,
     /// Negotiated protocol version.
     pub protocol_version: Option<String>,
+    /// Set when these are the server's last known tools (its latest crawl failed).
+    pub stale: Option<crate::catalog::Stale>,
     /// Index of its first tool in [`Snapshot::tools`].
     pub first_tool: u32,
     /// Number of its tools.
@@ -316,6 +329,7 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
             source_origin: server.source.origin.clone(),
             crawled_at: server.crawled_at.clone(),
             protocol_version: server.protocol_version.clone(),
+            stale: server.stale.clone(),
             first_tool: tools.len() as u32,
             tool_count: server.tools.len() as u32,
             text_hash: sha256_hex(doc.embed.as_bytes()),
@@ -348,6 +362,11 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
         seen.insert(key);
     }
     stats.removed = previous_tools.keys().filter(|k| !seen.contains(*k)).count();
+    if let Some(share) = options.max_removed_share
+        && stats.removed as f64 > share * previous_tools.len() as f64
+    {
+        return Err(Error::MassRemoval { removed: stats.removed, live: previous_tools.len(), share });
+    }
 
     // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {

@@ -525,6 +525,8 @@ impl Engine {
                 description: s.description.clone(),
                 tool_count: s.tool_count as usize,
                 source: s.source_kind.clone(),
+                crawled_at: s.crawled_at.clone(),
+                stale: s.stale.clone(),
             })
             .collect();
         ServersResponse { servers }

@@ -174,6 +174,7 @@ mod tests {
             source_origin: "t".into(),
             crawled_at: None,
             protocol_version: None,
+            stale: None,
             first_tool: first,
             tool_count: n,
             text_hash: String::new(),

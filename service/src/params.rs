@@ -141,6 +141,12 @@ pub struct ServerInfoResponse {
     pub tool_count: usize,
     /// Source kind (`stdio`, `livemcpbench`, …).
     pub source: String,
+    /// When its tools were last crawled successfully (crawled servers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawled_at: Option<String>,
+    /// Set when the server's latest crawl failed and these are its last known tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stale: Option<toolscout_indexer::Stale>,
 }
 
 /// `GET /v1/servers`.

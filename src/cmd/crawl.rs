@@ -6,9 +6,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use toolscout_indexer::{CrawlOptions, HostConfig, Protocol, crawl};
+use toolscout_indexer::{Catalog, CrawlOptions, HostConfig, Protocol, crawl, keep_last_known};
 
 use crate::human;
+
+/// Exit status of a crawl where some servers failed and others answered (0 with `--allow-partial`).
+const PARTIAL: u8 = 3;
 
 /// Crawl the MCP servers of an `mcpServers` config file into a catalog (JSONL).
 #[derive(Args, Debug)]
@@ -16,9 +19,16 @@ pub(crate) struct CrawlArgs {
     /// Host config: `{"mcpServers": {...}}` (Claude Desktop, Cursor) or `{"servers": {...}}` (VS Code).
     #[arg(long)]
     config: PathBuf,
-    /// Catalog to write (replaced atomically; left untouched when no server could be crawled).
+    /// Catalog to write (replaced atomically; left untouched when no server could be crawled). A server
+    /// that fails but is in the catalog already keeps its last known tools there, marked stale.
     #[arg(long)]
     out: PathBuf,
+    /// Drop failed servers from the catalog instead of keeping their last known tools.
+    #[arg(long)]
+    prune_stale: bool,
+    /// Exit 0 when some (not all) servers failed; the default exit status for a partial crawl is 3.
+    #[arg(long)]
+    allow_partial: bool,
     /// Crawl report to write (JSON): every server's outcome.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -55,9 +65,24 @@ pub(crate) async fn run(a: CrawlArgs) -> Result<ExitCode> {
         protocol: a.protocol,
         ..CrawlOptions::default()
     };
-    let (catalog, report) = crawl(&hosts, &options).await;
-    let all_failed = catalog.servers.is_empty() && !hosts.servers.is_empty();
+    let (catalog, mut report) = crawl(&hosts, &options).await;
+    let failed = report.failed();
+    let all_failed = failed > 0 && failed == report.servers.len();
     if !all_failed {
+        let previous = if a.out.exists() {
+            let file = std::fs::File::open(&a.out).with_context(|| format!("opening {}", a.out.display()))?;
+            Catalog::read_jsonl(std::io::BufReader::new(file), &a.out.display().to_string()).with_context(|| {
+                format!(
+                    "{} exists but is not a toolscout catalog (it is read to keep failed servers' last known \
+                     tools); move it away or choose another --out",
+                    a.out.display()
+                )
+            })?
+        } else {
+            Catalog::default()
+        };
+        let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+        let catalog = keep_last_known(catalog, &mut report, &previous, a.prune_stale, &now);
         catalog.write_file(&a.out).with_context(|| format!("writing {}", a.out.display()))?;
     }
     if let Some(path) = &a.report {
@@ -66,5 +91,13 @@ pub(crate) async fn run(a: CrawlArgs) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     eprint!("{}", human::crawl_summary(&report, &a.out));
-    Ok(if all_failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(match failed {
+        0 => ExitCode::SUCCESS,
+        _ if all_failed => {
+            eprintln!("every server failed: {} left untouched", a.out.display());
+            ExitCode::FAILURE
+        }
+        _ if a.allow_partial => ExitCode::SUCCESS,
+        _ => ExitCode::from(PARTIAL),
+    })
 }

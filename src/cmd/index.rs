@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use toolscout_indexer::{BuildOptions, Catalog, CatalogFormat, IndexDir, build, import_catalog};
+use toolscout_indexer::{BuildOptions, Catalog, CatalogFormat, IndexDir, MAX_REMOVED_SHARE, build, import_catalog};
 
 use crate::args::ModelArgs;
 use crate::human;
@@ -36,6 +36,10 @@ pub(crate) struct IndexArgs {
     /// Snapshots kept on disk, the live one included (older ones are pruned after a build).
     #[arg(long, default_value_t = 3)]
     keep: usize,
+    /// Let this update remove more than 30% of the live index's tools (refused otherwise: a partial crawl
+    /// or a truncated catalog should not silently shrink what agents can find).
+    #[arg(long)]
+    allow_mass_removal: bool,
     /// Make the snapshot before the live one live again, and build nothing.
     #[arg(long, conflicts_with_all = ["full", "update"])]
     rollback: bool,
@@ -68,7 +72,12 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
         }
     }
     let embedder = a.model.embedder()?;
-    let options = BuildOptions { incremental, quarantine_new_servers: a.quarantine_new_servers, keep: a.keep };
+    let options = BuildOptions {
+        incremental,
+        quarantine_new_servers: a.quarantine_new_servers,
+        keep: a.keep,
+        max_removed_share: (!a.allow_mass_removal).then_some(MAX_REMOVED_SHARE),
+    };
     let out = a.out.clone();
     let manifest = tokio::task::spawn_blocking(move || build(&merged, embedder.as_ref(), &dir, &options))
         .await?

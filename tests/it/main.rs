@@ -2,5 +2,6 @@
 //! (driven by an rmcp client that spawns the binary) and over Streamable HTTP (crawled by our crawler).
 
 mod cli;
+mod crawl_integrity;
 mod mcp;
 mod support;

@@ -5,10 +5,12 @@
 //! runs under its own deadline; one that fails is reported (which stage, why) and the crawl goes on.
 
 mod http;
+mod last_known;
 mod session;
 mod stdio;
 mod upstream;
 
+pub use last_known::keep_last_known;
 pub use upstream::Upstream;
 
 use std::sync::Arc;
@@ -107,6 +109,9 @@ pub enum CrawlOutcome {
         /// What failed and why.
         #[serde(flatten)]
         failure: ServerFailure,
+        /// Tools of the server's last known record kept (marked stale) in the catalog, when there was one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kept_stale: Option<usize>,
         /// Wall time until the failure.
         seconds: f64,
     },
@@ -120,6 +125,11 @@ pub struct CrawlReport {
 }
 
 impl CrawlReport {
+    /// Servers that failed.
+    pub fn failed(&self) -> usize {
+        self.failures().count()
+    }
+
     /// The failures only.
     pub fn failures(&self) -> impl Iterator<Item = &ServerFailure> {
         self.servers.iter().filter_map(|o| match o {
@@ -187,7 +197,7 @@ pub async fn crawl(config: &HostConfig, options: &CrawlOptions) -> (Catalog, Cra
                 });
                 catalog.push(crawled.record);
             }
-            Err(failure) => report.servers.push(CrawlOutcome::Failed { failure, seconds }),
+            Err(failure) => report.servers.push(CrawlOutcome::Failed { failure, kept_stale: None, seconds }),
         }
     }
     (catalog, report)

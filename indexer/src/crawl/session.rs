@@ -136,6 +136,7 @@ pub(crate) async fn list(
         source: ServerSource { kind: spec.kind().to_string(), origin: spec.origin() },
         crawled_at: Some(humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()),
         protocol_version: info.as_ref().map(|i| i.protocol_version.to_string()),
+        stale: None,
         tools,
     };
     Ok(CrawledServer { record, pages, stdout_noise: 0, warnings })

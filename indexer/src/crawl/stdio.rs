@@ -36,7 +36,7 @@ pub(crate) struct StdioChild {
     /// Raw `tools/list` pages seen on stdout.
     pub(crate) raw: Arc<RawPages>,
     /// Non-protocol stdout lines skipped.
-    pub(crate) noise: Arc<AtomicUsize>,
+    pub(crate) noise: Arc<Noise>,
     /// The server answered with bytes that are not UTF-8 (the filter answered the request with an error).
     non_utf8: Arc<std::sync::atomic::AtomicBool>,
     secrets: Vec<String>,
@@ -44,6 +44,41 @@ pub(crate) struct StdioChild {
 
 /// The reason given when a server answered with bytes that are not UTF-8.
 const NOT_UTF8: &str = "the server's response is not valid UTF-8 (MCP messages must be UTF-8)";
+
+/// Non-protocol lines a server printed on stdout: how many, and the first one (for the failure report).
+#[derive(Debug, Default)]
+pub(crate) struct Noise {
+    count: AtomicUsize,
+    first: Mutex<Option<String>>,
+}
+
+/// How much of the first non-protocol line the failure report quotes.
+const NOISE_QUOTE: usize = 120;
+
+impl Noise {
+    fn record(&self, line: &[u8]) {
+        if self.count.fetch_add(1, Ordering::Relaxed) == 0 {
+            let text: String = String::from_utf8_lossy(line).chars().take(NOISE_QUOTE).collect();
+            *self.first.lock().expect("noise lock") = Some(text);
+        }
+    }
+
+    /// Lines counted so far.
+    pub(crate) fn count(&self) -> usize {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// What a failure report adds: the count and the first line, or nothing when stdout was clean.
+    fn explain(&self) -> String {
+        let first = self.first.lock().expect("noise lock").clone();
+        match (self.count(), first) {
+            (0, _) | (_, None) => String::new(),
+            (n, Some(line)) => format!(
+                "; the server printed {n} non-protocol line(s) on stdout (MCP stdio allows only JSON-RPC there), first: {line:?}"
+            ),
+        }
+    }
+}
 
 /// The two ends rmcp talks through: the filtered stdout and the child's stdin.
 pub(crate) type StdioTransport = (tokio::io::DuplexStream, tokio::process::ChildStdin);
@@ -74,7 +109,7 @@ impl StdioChild {
         let tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
         let drain = tokio::spawn(drain_stderr(stderr, tail.clone()));
         let raw = Arc::new(RawPages::default());
-        let noise = Arc::new(AtomicUsize::new(0));
+        let noise = Arc::new(Noise::default());
         let non_utf8 = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (rmcp_side, filter_side) = tokio::io::duplex(1 << 16);
         let filter = tokio::spawn(filter_stdout(stdout, filter_side, raw.clone(), noise.clone(), non_utf8.clone()));
@@ -133,7 +168,7 @@ pub(super) async fn crawl(
     let why = child.stop().await;
     match result {
         Ok(mut crawled) => {
-            crawled.stdout_noise = noise.load(Ordering::Relaxed);
+            crawled.stdout_noise = noise.count();
             Ok(crawled)
         }
         Err(mut f) => {
@@ -142,6 +177,7 @@ pub(super) async fn crawl(
             if non_utf8.load(Ordering::Relaxed) && f.stage != "timeout" {
                 f.reason = NOT_UTF8.to_string();
             }
+            f.reason.push_str(&noise.explain());
             f.reason.push_str(&why);
             f.reason = mask_secrets(&f.reason, spec_secrets(spec));
             Err(f)
@@ -161,7 +197,7 @@ async fn filter_stdout(
     stdout: impl AsyncRead + Unpin,
     mut to_rmcp: tokio::io::DuplexStream,
     raw: Arc<RawPages>,
-    noise: Arc<AtomicUsize>,
+    noise: Arc<Noise>,
     non_utf8: Arc<std::sync::atomic::AtomicBool>,
 ) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
@@ -193,7 +229,7 @@ async fn filter_stdout(
             .as_ref()
             .is_some_and(|m| m.get("jsonrpc").is_some() && (m.get("id").is_some() || m.get("method").is_some()));
         if !is_rpc {
-            noise.fetch_add(1, Ordering::Relaxed);
+            noise.record(body);
             continue;
         }
         if let Some(Value::Array(tools)) = message.as_ref().and_then(|m| m.pointer("/result/tools")) {
@@ -287,13 +323,13 @@ mod tests {
         runtime.block_on(async move {
             let (mut rmcp_side, filter_side) = tokio::io::duplex(1 << 20);
             let raw = Arc::new(RawPages::default());
-            let noise = Arc::new(AtomicUsize::new(0));
+            let noise = Arc::new(Noise::default());
             let non_utf8 = Arc::new(std::sync::atomic::AtomicBool::new(false));
             filter_stdout(stdout.as_slice(), filter_side, raw.clone(), noise.clone(), non_utf8).await;
             let mut passed = Vec::new();
             rmcp_side.read_to_end(&mut passed).await.expect("read");
             let pages = raw.len();
-            (passed, noise.load(Ordering::Relaxed), pages)
+            (passed, noise.count(), pages)
         })
     }
 

@@ -33,6 +33,7 @@ pub(super) fn import(rows: &[Value], file: &str, warnings: &mut Vec<String>) -> 
             },
             crawled_at: None,
             protocol_version: None,
+            stale: None,
             tools: Vec::new(),
         };
         let tools = row.get("tools").and_then(Value::as_array).into_iter().flatten().map(|t| {

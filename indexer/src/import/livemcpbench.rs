@@ -26,6 +26,7 @@ pub(super) fn import(doc: &Value, file: &str, warnings: &mut Vec<String>) -> Res
             source: ServerSource { kind: "livemcpbench".into(), origin: format!("{file}#{name}") },
             crawled_at: None,
             protocol_version: None,
+            stale: None,
             tools: Vec::new(),
         };
         for (key, launch) in launches.into_iter().flatten() {

@@ -39,6 +39,7 @@ pub(super) fn import(doc: &Value, file: &str, warnings: &mut Vec<String>) -> Res
             source: ServerSource { kind: "mcp-crawl".into(), origin },
             crawled_at: None,
             protocol_version: str_field(server, "protocolVersion"),
+            stale: None,
             tools: Vec::new(),
         };
         let tools = tools.into_iter().flatten().map(|t| ToolRecord::new(t.clone(), None));

@@ -150,6 +150,7 @@ fn a_flooding_server_gets_at_most_its_share() {
         source: ServerSource { kind: "test".into(), origin: "injected".into() },
         crawled_at: None,
         protocol_version: None,
+        stale: None,
         tools,
     });
     let dir = tempfile::tempdir().expect("tempdir");
@@ -193,6 +194,7 @@ fn poisoned_definitions_carry_warnings_and_can_be_excluded() {
         source: ServerSource { kind: "test".into(), origin: "injected".into() },
         crawled_at: None,
         protocol_version: None,
+        stale: None,
         tools: vec![ToolRecord::new(tool, None).expect("tool")],
     });
     let dir = tempfile::tempdir().expect("tempdir");
