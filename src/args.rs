@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use toolscout_indexer::{EmbedderConfig, FastEmbedder};
-use toolscout_service::{Engine, EngineConfig};
+use toolscout_service::{Engine, EngineConfig, Policy};
 
 /// Where the embedding model and ONNX Runtime are.
 #[derive(Args, Clone, Debug)]
@@ -64,7 +64,15 @@ pub(crate) struct EngineArgs {
 impl EngineArgs {
     /// Loads the model and opens the index.
     pub(crate) fn open(&self, index: &Path) -> Result<Engine> {
-        let config = self.config()?;
+        self.open_with(index, None)
+    }
+
+    /// Opens the index with the risk overrides of `policy`.
+    pub(crate) fn open_with(&self, index: &Path, policy: Option<&Policy>) -> Result<Engine> {
+        let mut config = self.config()?;
+        if let Some(p) = policy {
+            config.risk_overrides = p.risk.clone();
+        }
         let embedder = self.model.embedder()?;
         Engine::with_embedder(index, embedder, config).with_context(|| format!("opening index {}", index.display()))
     }
@@ -100,4 +108,27 @@ impl EngineArgs {
 pub(crate) fn parse_set(s: &str) -> Result<(PathBuf, PathBuf), String> {
     let (index, queries) = s.split_once('=').ok_or("expected INDEX=QUERIES")?;
     Ok((PathBuf::from(index), PathBuf::from(queries)))
+}
+
+/// A policy file and the profile to act as.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct PolicyArgs {
+    /// Policy file (TOML, `[profiles.NAME]` tables; see README): what callers may see and call.
+    #[arg(long, env = "TOOLSCOUT_POLICY")]
+    pub policy: Option<PathBuf>,
+    /// The policy profile to act as.
+    #[arg(long, env = "TOOLSCOUT_PROFILE", requires = "policy")]
+    pub profile: Option<String>,
+}
+
+impl PolicyArgs {
+    /// The policy, read and checked, with the profile (checked to exist) when one is named.
+    pub(crate) fn load(&self) -> Result<Option<(Arc<Policy>, Option<String>)>> {
+        let Some(path) = &self.policy else { return Ok(None) };
+        let policy = Policy::load(path).map_err(anyhow::Error::msg)?;
+        if let Some(name) = &self.profile {
+            policy.profile(name).map_err(anyhow::Error::msg)?;
+        }
+        Ok(Some((Arc::new(policy), self.profile.clone())))
+    }
 }

@@ -6,15 +6,23 @@
 //! already delivered is not delivered again. With a proxy it also exposes `call_tool`, forwarding to the
 //! real servers. This is the only MCP *server* code in toolscout.
 
+mod access;
+mod audit;
 mod backend;
+mod confirm;
 mod contract;
+mod guard;
 mod proxy;
 mod server;
+mod stdio_guard;
 
+pub use access::Access;
+pub use audit::{Audit, AuditRecord, Outcome};
 pub use backend::Backend;
 pub use contract::{
     CALL_TOOL_DESCRIPTION, CallToolArgs, DEFAULT_LIMIT, DISCOVER_DESCRIPTION, DiscoverArgs, MAX_LIMIT,
     call_tool_schema, discover_schema, openai_functions,
 };
+pub use guard::CallGuard;
 pub use proxy::{Proxy, validate};
 pub use server::{DiscoverServer, serve_http, serve_stdio};

@@ -10,9 +10,14 @@ use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::Value;
 use toolscout_indexer::{HostConfig, LaunchSpec, Upstream};
 
+/// Env and header values shorter than this are not treated as secrets (`1`, `true`, `info`).
+const MIN_SECRET_CHARS: usize = 6;
+
 /// Real servers reachable for `call_tool`.
 pub struct Proxy {
     servers: HashMap<String, LaunchSpec>,
+    /// Env values and header values of the host config: masked if a result echoes them.
+    secrets: Vec<String>,
     upstreams: tokio::sync::Mutex<HashMap<String, Arc<Upstream>>>,
     timeout: Duration,
 }
@@ -26,13 +31,63 @@ impl std::fmt::Debug for Proxy {
 impl Proxy {
     /// A proxy to the servers of a host config; `timeout` bounds starting a server and each call.
     pub fn new(config: HostConfig, timeout: Duration) -> Proxy {
-        Proxy { servers: config.servers.into_iter().collect(), upstreams: Default::default(), timeout }
+        let mut secrets: Vec<String> = config
+            .servers
+            .iter()
+            .flat_map(|(_, spec)| match spec {
+                LaunchSpec::Stdio { env, .. } => env.values().cloned().collect::<Vec<_>>(),
+                LaunchSpec::Http { headers, .. } => headers.values().cloned().collect(),
+            })
+            .filter(|v| v.chars().count() >= MIN_SECRET_CHARS)
+            .collect();
+        // Longest first, so a secret that contains another is masked whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
+        Proxy { servers: config.servers.into_iter().collect(), secrets, upstreams: Default::default(), timeout }
     }
 
     /// Calls `tool` on the server named `server` (its name in the host config).
     pub async fn call(&self, server: &str, tool: &str, arguments: JsonObject) -> Result<CallToolResult, String> {
+        self.call_within(server, tool, arguments, self.timeout).await
+    }
+
+    /// [`Proxy::call`] with its own time limit for the call; the result has the host config's secrets
+    /// masked (`***`) wherever the server echoed them.
+    pub async fn call_within(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: JsonObject,
+        timeout: Duration,
+    ) -> Result<CallToolResult, String> {
         let upstream = self.upstream(server).await?;
-        upstream.call_tool(tool, arguments, self.timeout).await
+        let result = upstream.call_tool(tool, arguments, timeout).await?;
+        Ok(self.masked(result))
+    }
+
+    fn masked(&self, result: CallToolResult) -> CallToolResult {
+        if self.secrets.is_empty() {
+            return result;
+        }
+        let Ok(mut text) = serde_json::to_string(&result) else { return result };
+        let mut changed = false;
+        for secret in &self.secrets {
+            // Compare in the JSON text: a secret is escaped there as any string would be.
+            let escaped = serde_json::to_string(secret).unwrap_or_default();
+            let inner = escaped.trim_matches('"');
+            if text.contains(inner) {
+                text = text.replace(inner, "***");
+                changed = true;
+            }
+        }
+        if !changed {
+            return result;
+        }
+        serde_json::from_str(&text).unwrap_or_else(|_| {
+            CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+                "the result echoed a configured secret and could not be masked safely, so it is withheld",
+            )])
+        })
     }
 
     async fn upstream(&self, server: &str) -> Result<Arc<Upstream>, String> {
@@ -79,6 +134,21 @@ pub fn validate(input_schema: Option<&Value>, arguments: &JsonObject) -> Result<
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn results_never_echo_the_host_configs_secrets() {
+        let config = HostConfig::parse(
+            &json!({"mcpServers": {"a": {"command": "x", "env": {"API_KEY": "sk-live-0123456789", "DEBUG": "1"}}}})
+                .to_string(),
+        )
+        .expect("config");
+        let proxy = Proxy::new(config, Duration::from_secs(1));
+        let result =
+            CallToolResult::success(vec![rmcp::model::ContentBlock::text("key is sk-live-0123456789, debug 1")]);
+        let text = serde_json::to_string(&proxy.masked(result)).expect("json");
+        assert!(!text.contains("sk-live"), "{text}");
+        assert!(text.contains("key is ***, debug 1"), "{text}");
+    }
 
     #[test]
     fn validates_against_the_declared_schema() {

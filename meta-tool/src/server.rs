@@ -6,18 +6,26 @@
 //! the wrong type are rejected by rmcp before we run. `call_tool` refuses tools not delivered in this
 //! session and arguments that break the tool's declared input schema.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::{InputResponses, RequestState};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock};
-use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use toolscout_service::{
     DeliveredTools, DiscoverParams, Error, MAX_QUERY_CHARS, bearer_matches, origin_allowed, render,
 };
 
+use crate::access::Access;
+use crate::audit::{AuditRecord, Outcome, digest, now};
 use crate::backend::Backend;
+use crate::confirm::{Confirmation, confirm, question};
 use crate::contract::{CALL_TOOL_DESCRIPTION, CallToolArgs, DISCOVER_DESCRIPTION, DiscoverArgs, MAX_LIMIT};
+use crate::guard::CallGuard;
 use crate::proxy::{Proxy, validate};
 
 /// One MCP session of the meta-tool: a backend, an optional proxy, and what this session has been given.
@@ -26,20 +34,45 @@ pub struct DiscoverServer {
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
     session: Arc<Mutex<DeliveredTools>>,
+    access: Arc<Access>,
+    calls: Arc<Mutex<CallGuard>>,
+    session_id: String,
     tool_router: ToolRouter<DiscoverServer>,
 }
+
+/// Sessions started by this process, for audit session ids.
+static SESSIONS: AtomicU64 = AtomicU64::new(0);
 
 impl DiscoverServer {
     /// A fresh session over `backend`, exposing only `discover_tools`.
     pub fn new(backend: Arc<dyn Backend>) -> Self {
         let mut tool_router = Self::tool_router();
         tool_router.remove_route("call_tool");
-        DiscoverServer { backend, proxy: None, session: Arc::default(), tool_router }
+        DiscoverServer::build(backend, None, tool_router)
     }
 
     /// A fresh session that also exposes `call_tool`, forwarding through `proxy`.
     pub fn with_proxy(backend: Arc<dyn Backend>, proxy: Arc<Proxy>) -> Self {
-        DiscoverServer { backend, proxy: Some(proxy), session: Arc::default(), tool_router: Self::tool_router() }
+        DiscoverServer::build(backend, Some(proxy), Self::tool_router())
+    }
+
+    /// This session acting under `access` (a policy profile) instead of the open default.
+    pub fn with_access(mut self, access: Arc<Access>) -> Self {
+        self.access = access;
+        self
+    }
+
+    fn build(backend: Arc<dyn Backend>, proxy: Option<Arc<Proxy>>, tool_router: ToolRouter<DiscoverServer>) -> Self {
+        let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
+        DiscoverServer {
+            backend,
+            proxy,
+            session: Arc::default(),
+            access: Arc::new(Access::open()),
+            calls: Arc::default(),
+            session_id: format!("{}-{n}", std::process::id()),
+            tool_router,
+        }
     }
 }
 
@@ -65,7 +98,8 @@ impl DiscoverServer {
         let params =
             DiscoverParams { query: args.need, server: args.server, limit: Some(limit as usize), loaded: Vec::new() };
         let backend = self.backend.clone();
-        let answer = tokio::task::spawn_blocking(move || backend.discover(&params))
+        let access = self.access.clone();
+        let answer = tokio::task::spawn_blocking(move || backend.discover(&params, access.discovery_profile()))
             .await
             .map_err(|e| ErrorData::internal_error(format!("search task failed: {e}"), None))?;
         let answer = match answer {
@@ -85,34 +119,120 @@ impl DiscoverServer {
         Ok(result)
     }
 
-    /// Calls a delivered tool on its real server.
+    /// Calls a delivered tool on its real server, within the session's profile: its risk class, limits,
+    /// loop check and — for the classes the profile names — a person's confirmation. Every attempt that
+    /// reaches a real tool is audited.
     #[tool(name = "call_tool", description = CALL_TOOL_DESCRIPTION)]
-    async fn call_tool(&self, Parameters(args): Parameters<CallToolArgs>) -> Result<CallToolResult, ErrorData> {
+    async fn call_tool(
+        &self,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(request_state): RequestState,
+        Parameters(args): Parameters<CallToolArgs>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let Some(proxy) = &self.proxy else {
-            return Ok(tool_error("call_tool is not enabled on this server".into()));
+            return Ok(tool_error("call_tool is not enabled on this server".into()).into());
         };
         let delivered = self.session.lock().unwrap_or_else(|e| e.into_inner()).has(&args.server, &args.tool);
         if !delivered {
             return Ok(tool_error(format!(
                 "{}/{} was not delivered in this conversation: call discover_tools for it first",
                 args.server, args.tool
-            )));
+            ))
+            .into());
         }
-        let definition = match self.backend.tool(&args.server, &args.tool) {
+        let profile = &self.access.profile;
+        let definition = match self.backend.tool(&args.server, &args.tool, Some(profile)) {
             Ok(d) => d,
-            Err(e) => return Ok(tool_error(e.to_string())),
+            Err(e) => return Ok(tool_error(e.to_string()).into()),
         };
         let tool: serde_json::Value = serde_json::from_str(definition.tool.get()).unwrap_or_default();
         if let Err(problems) = validate(tool.get("inputSchema"), &args.arguments) {
             return Ok(tool_error(format!(
                 "arguments do not match the input schema of {}/{}:\n{problems}",
                 args.server, args.tool
-            )));
+            ))
+            .into());
         }
-        match proxy.call(&definition.server, &args.tool, args.arguments).await {
-            Ok(result) => Ok(result),
-            Err(e) => Ok(tool_error(e)),
+        let started = Instant::now();
+        let class = definition.risk.class;
+        let key = format!("{}/{}", definition.server_id, definition.name);
+        let arguments = serde_json::Value::Object(args.arguments.clone());
+        let mut record = AuditRecord {
+            time: now(),
+            session: self.session_id.clone(),
+            profile: self.access.name.clone(),
+            server: definition.server_id.clone(),
+            tool: definition.name.clone(),
+            class,
+            arguments_sha256: digest(&arguments),
+            arguments: profile.log_arguments.then(|| arguments.clone()),
+            outcome: Outcome::Refused,
+            detail: None,
+            duration_ms: 0,
+            confirmed: None,
+        };
+        let checked =
+            self.calls.lock().unwrap_or_else(|e| e.into_inner()).check(profile, &key, class, &record.arguments_sha256);
+        if let Err(refusal) = checked {
+            return Ok(self.refuse(record, started, refusal).into());
         }
+        if profile.needs_confirmation(class) {
+            let message = question(&definition.server_id, &definition.name, class.as_str(), &args.arguments);
+            let call_digest = digest(&serde_json::json!({"tool": key, "arguments": arguments}));
+            match confirm(&context, responses, request_state, message, &call_digest).await {
+                Confirmation::Confirmed => record.confirmed = Some(true),
+                Confirmation::Ask(ask) => return Ok(CallToolResponse::InputRequired(ask)),
+                Confirmation::Declined(why) | Confirmation::Unsupported(why) => {
+                    record.outcome = Outcome::Declined;
+                    record.confirmed = Some(false);
+                    let message = format!("{key} was not called: {why}");
+                    return Ok(self.refuse(record, started, message).into());
+                }
+            }
+        }
+        self.calls.lock().unwrap_or_else(|e| e.into_inner()).record(&key, class, &record.arguments_sha256);
+        let timeout = Duration::from_secs(profile.call_timeout_secs);
+        let result = match proxy.call_within(&definition.server, &args.tool, args.arguments, timeout).await {
+            Ok(result) => {
+                let size = serde_json::to_vec(&result).map(|v| v.len()).unwrap_or(usize::MAX);
+                if size > profile.max_result_bytes {
+                    record.outcome = Outcome::Failed;
+                    let message = format!(
+                        "the result of {key} is {size} bytes, over this session's limit of {} bytes, so it is \
+                         withheld; ask for less (narrower arguments, a page, a filter)",
+                        profile.max_result_bytes
+                    );
+                    record.detail = Some(message.clone());
+                    tool_error(message)
+                } else {
+                    record.outcome = if result.is_error == Some(true) { Outcome::ToolError } else { Outcome::Ok };
+                    // The envelope is ours: a result from a server on an older revision has no
+                    // `resultType`, which 2026-07-28 clients require. Content is passed through as is.
+                    let mut result = result;
+                    result.result_type = Some(rmcp::model::ResultType::COMPLETE);
+                    result
+                }
+            }
+            Err(e) => {
+                record.outcome = Outcome::Failed;
+                record.detail = Some(e.clone());
+                tool_error(e)
+            }
+        };
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        self.access.audit.record(&record);
+        Ok(result.into())
+    }
+}
+
+impl DiscoverServer {
+    /// Audits a call that was not made and tells the model why.
+    fn refuse(&self, mut record: AuditRecord, started: Instant, message: String) -> CallToolResult {
+        record.detail = Some(message.clone());
+        record.duration_ms = started.elapsed().as_millis() as u64;
+        self.access.audit.record(&record);
+        tool_error(message)
     }
 }
 
@@ -128,34 +248,41 @@ fn tool_error(message: String) -> CallToolResult {
 }
 
 impl DiscoverServer {
-    fn fresh(backend: &Arc<dyn Backend>, proxy: &Option<Arc<Proxy>>) -> Self {
-        match proxy {
+    fn fresh(backend: &Arc<dyn Backend>, proxy: &Option<Arc<Proxy>>, access: &Arc<Access>) -> Self {
+        let server = match proxy {
             Some(p) => DiscoverServer::with_proxy(backend.clone(), p.clone()),
             None => DiscoverServer::new(backend.clone()),
-        }
+        };
+        server.with_access(access.clone())
     }
 }
 
-/// Serves MCP over stdin/stdout until the client goes away. Logs must go to stderr.
+/// Serves MCP over stdin/stdout until the client goes away. Logs must go to stderr. A line that is not
+/// JSON is answered with `-32700` (see `stdio_guard`).
 pub async fn serve_stdio(
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
+    access: Arc<Access>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let service = DiscoverServer::fresh(&backend, &proxy).serve(rmcp::transport::stdio()).await?;
+    let (transport, writer) = crate::stdio_guard::guard(tokio::io::stdin(), tokio::io::stdout());
+    let service = DiscoverServer::fresh(&backend, &proxy, &access).serve(transport).await?;
     service.waiting().await?;
     if let Some(p) = proxy {
         p.shutdown().await;
     }
+    let _ = writer.await;
     Ok(())
 }
 
-/// Serves MCP over Streamable HTTP at `/mcp` on `listener` until `shutdown` resolves. Each MCP session
+/// Serves MCP over Streamable HTTP at `/mcp` (and the proxied-call counters at `/metrics`) on `listener`
+/// until `shutdown` resolves. Each MCP session
 /// gets its own [`DiscoverServer`] (its own memory of delivered tools). Host headers are checked against
 /// loopback names (rmcp's DNS-rebinding guard) and `Origin` against loopback origins and
 /// `allowed_origins` (the transport spec requires it); with `token`, requests need `Authorization: Bearer`.
 pub async fn serve_http(
     backend: Arc<dyn Backend>,
     proxy: Option<Arc<Proxy>>,
+    access: Arc<Access>,
     listener: tokio::net::TcpListener,
     token: Option<String>,
     allowed_origins: Vec<String>,
@@ -164,13 +291,18 @@ pub async fn serve_http(
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
     let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let audit = access.audit.clone();
     let service = StreamableHttpService::new(
-        move || Ok(DiscoverServer::fresh(&backend, &proxy)),
+        move || Ok(DiscoverServer::fresh(&backend, &proxy, &access)),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app = axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(
-        move |request: axum::extract::Request, next: axum::middleware::Next| {
+    let metrics = axum::routing::get(move || {
+        let text = audit.metrics();
+        async move { ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], text) }
+    });
+    let app = axum::Router::new().nest_service("/mcp", service).route("/metrics", metrics).layer(
+        axum::middleware::from_fn(move |request: axum::extract::Request, next: axum::middleware::Next| {
             let token = token.clone();
             let allowed_origins = allowed_origins.clone();
             async move {
@@ -197,7 +329,8 @@ pub async fn serve_http(
                 }
                 response
             }
-        },
-    ));
-    axum::serve(listener, app).with_graceful_shutdown(async move { shutdown.cancelled().await }).await
+        }),
+    );
+    let limits = toolscout_service::ConnectionLimits::default();
+    toolscout_service::serve_limited(listener, app, &limits, async move { shutdown.cancelled().await }).await
 }

@@ -5,12 +5,17 @@ use axum::http::{HeaderMap, header};
 
 /// Whether `headers` carry `Authorization: Bearer <token>`, compared in constant time.
 pub fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    constant_time_eq(bearer(headers).unwrap_or("").as_bytes(), token.as_bytes())
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "))
+}
+
+/// Byte equality whose time does not depend on where the inputs differ.
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Whether a request's `Origin` may call us: no `Origin` (not a browser), a loopback origin

@@ -95,13 +95,13 @@ fn render_found(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (Str
         ));
     } else {
         text.push_str(&format!(
-            "Found {} tool{} for \"{}\". Definitions follow, one JSON object per line, verbatim from their servers:\n",
+            "Found {} tool{} for \"{}\". Definitions follow, one JSON object per line: `tool` verbatim from its server, `risk` what calling it can do:\n",
             fresh.len(),
             if fresh.len() == 1 { "" } else { "s" },
             answer.query.trim()
         ));
         for hit in &fresh {
-            let record = json!({"server": hit.server, "server_id": hit.server_id, "name": hit.name, "tool": hit.tool});
+            let record = json!({"server": hit.server, "server_id": hit.server_id, "name": hit.name, "risk": hit.risk, "tool": hit.tool});
             text.push_str(&record.to_string());
             text.push('\n');
         }
@@ -113,7 +113,7 @@ fn render_found(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (Str
     let structured = json!({
         "status": "found",
         "query": answer.query,
-        "tools": fresh.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "tool": h.tool})).collect::<Vec<_>>(),
+        "tools": fresh.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "risk": h.risk, "tool": h.tool})).collect::<Vec<_>>(),
         "already_loaded": already.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name})).collect::<Vec<_>>(),
     });
     (text, structured)
@@ -139,7 +139,7 @@ fn render_not_found(answer: &DiscoverResponse) -> (String, Value) {
         "threshold": answer.threshold,
         "reason": answer.reason,
         "closest_servers": answer.servers.iter().take(3).map(|s| json!({"server": s.server, "server_id": s.server_id, "score": s.score})).collect::<Vec<_>>(),
-        "closest_tools": answer.closest.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "score": h.score})).collect::<Vec<_>>(),
+        "closest_tools": answer.closest.iter().map(|h| json!({"server": h.server, "server_id": h.server_id, "name": h.name, "score": h.score, "risk": h.risk.class})).collect::<Vec<_>>(),
     });
     (text, structured)
 }

@@ -20,8 +20,10 @@ use crate::params::{
     MAX_QUERY_CHARS, MatchKind, PinsResponse, ServerHit, ServerInfoResponse, ServersResponse, Status, ToolHit,
     ToolResponse,
 };
+use crate::policy::Profile;
 use crate::profile::Profiles;
 use crate::query_cache::QueryCache;
+use crate::risk::{Risk, RiskOverrides, classify_all, request_classes};
 use crate::stages::Candidate;
 use crate::stages::arrange::{Arranging, arrange};
 use crate::stages::decide::{decide, reason};
@@ -53,6 +55,8 @@ pub struct EngineConfig {
     /// Candidates of each pass the decision scores, best fused scores first (the decision is fitted on
     /// the same number; the rest cannot be delivered).
     pub rerank_depth: usize,
+    /// Operator overrides of tools' risk classes (a policy file's `[risk]` table).
+    pub risk_overrides: RiskOverrides,
 }
 
 impl Default for EngineConfig {
@@ -67,6 +71,7 @@ impl Default for EngineConfig {
             exclude_flagged: false,
             rerank_depth: 30,
             order_by_fused: false,
+            risk_overrides: RiskOverrides::new(),
         }
     }
 }
@@ -138,6 +143,8 @@ struct Live {
     /// Tools held back by trust-on-first-use (their definition differs from the pinned one, or their
     /// server is new and quarantined), by index.
     held: Arc<HashSet<usize>>,
+    /// Each tool's risk class, by index.
+    risks: Arc<Vec<Risk>>,
 }
 
 /// A searchable index: a live snapshot and the embedding model that queries it.
@@ -169,6 +176,8 @@ struct Prepared {
     candidates: Vec<usize>,
     notes: Vec<String>,
     limit: usize,
+    /// Candidates (and named tools) the caller's profile hid.
+    hidden: usize,
 }
 
 impl Engine {
@@ -280,7 +289,46 @@ impl Engine {
 
     /// Answers a discovery request.
     pub fn search(&self, params: &DiscoverParams) -> Result<DiscoverResponse> {
-        let ranking = self.rank(params)?;
+        self.search_as(params, None)
+    }
+
+    /// Answers a discovery request for a caller acting as `profile` (`(name, profile)`): tools the profile
+    /// does not permit are never returned, as hits or as `closest`. When only such tools could serve the
+    /// request, the `not_found` says a policy hid them, without naming them.
+    pub fn search_as(&self, params: &DiscoverParams, profile: Option<(&str, &Profile)>) -> Result<DiscoverResponse> {
+        let (ranking, _, hidden) = self.rank_inner(params, &[], profile.map(|(_, p)| p))?;
+        // A request whose every action is above the profile's class ("delete …" for a reader) is one it
+        // may not have served, whatever lesser tool comes close.
+        if let Some((name, p)) = profile {
+            let asked = request_classes(&params.query);
+            if !asked.is_empty() && asked.iter().all(|(_, c)| *c > p.max_risk) {
+                let (verb, class) = &asked[0];
+                return Ok(DiscoverResponse {
+                    status: Status::NotFound,
+                    query: params.query.clone(),
+                    threshold: ranking.threshold,
+                    tools: Vec::new(),
+                    servers: ranking.servers,
+                    closest: Vec::new(),
+                    reason: Some(format!(
+                        "the policy of profile {name:?} allows tools up to risk class {}, and this request asks to \
+                         {verb} ({class})",
+                        p.max_risk
+                    )),
+                    notes: ranking.notes,
+                });
+            }
+        }
+        let mut reason = ranking.reason;
+        if let Some((name, _)) = profile
+            && !ranking.found
+            && hidden > 0
+            && self.rank_inner(params, &[], None)?.0.found
+        {
+            reason = Some(format!(
+                "tools that serve this request exist, but the policy of profile {name:?} does not allow them"
+            ));
+        }
         let closest = if ranking.found { Vec::new() } else { ranking.ranked.into_iter().take(3).collect() };
         Ok(DiscoverResponse {
             status: if ranking.found { Status::Found } else { Status::NotFound },
@@ -289,7 +337,7 @@ impl Engine {
             tools: ranking.delivered,
             servers: ranking.servers,
             closest,
-            reason: ranking.reason,
+            reason,
             notes: ranking.notes,
         })
     }
@@ -308,7 +356,17 @@ impl Engine {
 
     /// [`Engine::rank_excluding`], with the time each stage took.
     pub fn rank_timed(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<(Ranking, StageTimes)> {
-        let prepared = self.prepare(params, exclude)?;
+        self.rank_inner(params, exclude, None).map(|(r, t, _)| (r, t))
+    }
+
+    /// Ranks, seeing only what `profile` permits; also says how many candidates it hid.
+    fn rank_inner(
+        &self,
+        params: &DiscoverParams,
+        exclude: &[(String, String)],
+        profile: Option<&Profile>,
+    ) -> Result<(Ranking, StageTimes, usize)> {
+        let prepared = self.prepare(params, exclude, profile)?;
         let mut times = prepared.times;
         let live = &prepared.live;
         let snap = &live.snapshot;
@@ -357,6 +415,9 @@ impl Engine {
         let servers = prepared.passes[0]
             .servers
             .iter()
+            .filter(|&&(s, _)| {
+                profile.is_none_or(|p| p.server_allowed(&snap.servers[s].server_id, &snap.servers[s].name))
+            })
             .take(self.config.top_servers)
             .map(|&(s, score)| ServerHit {
                 server: snap.servers[s].name.clone(),
@@ -375,13 +436,13 @@ impl Engine {
             notes: prepared.notes,
             reason: why,
         };
-        Ok((ranking, times))
+        Ok((ranking, times, prepared.hidden))
     }
 
     /// Every scored candidate of a request (best pass features), best fused score first: what
     /// calibration fits the decision on. `exclude` as in [`Engine::rank_excluding`].
     pub fn examine(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<(Vec<Examined>, usize)> {
-        let prepared = self.prepare(params, exclude)?;
+        let prepared = self.prepare(params, exclude, None)?;
         let snap = &prepared.live.snapshot;
         let mut candidates = self.score(&prepared);
         candidates.sort_by(|a, b| b.score().total_cmp(&a.score()).then(a.tool.cmp(&b.tool)));
@@ -411,7 +472,12 @@ impl Engine {
         score(&scoring, &p.passes, &p.analyses, &p.candidates)
     }
 
-    fn prepare(&self, params: &DiscoverParams, exclude: &[(String, String)]) -> Result<Prepared> {
+    fn prepare(
+        &self,
+        params: &DiscoverParams,
+        exclude: &[(String, String)],
+        profile: Option<&Profile>,
+    ) -> Result<Prepared> {
         let query = params.query.trim();
         if query.is_empty() {
             return Err(Error::BadQuery("`query` is empty: describe the capability you need".into()));
@@ -472,7 +538,7 @@ impl Engine {
         let passes = retrieve(snap, &self.config, &texts, vectors, &hinted)?;
         times.retrieve = started.elapsed().as_secs_f64();
         let analyses: Vec<Analysis> = texts.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
-        let named: Vec<usize> = live
+        let mut named: Vec<usize> = live
             .names
             .named_in(query)
             .into_iter()
@@ -485,8 +551,28 @@ impl Engine {
         if self.config.exclude_flagged {
             candidates.retain(|&t| snap.tool_warnings[t].is_empty());
         }
+        let mut hidden = 0;
+        if let Some(profile) = profile {
+            let before = candidates.len() + named.len();
+            let permitted = |&t: &usize| permits(&live, profile, t);
+            named.retain(permitted);
+            candidates.retain(permitted);
+            hidden = before - candidates.len() - named.len();
+        }
         times.candidates = candidates.len();
-        Ok(Prepared { times, slots, live: live.clone(), analyses, passes, named, hinted, candidates, notes, limit })
+        Ok(Prepared {
+            times,
+            slots,
+            live: live.clone(),
+            analyses,
+            passes,
+            named,
+            hinted,
+            candidates,
+            notes,
+            limit,
+            hidden,
+        })
     }
 
     /// Vectors of `texts`: cached ones reused, the rest embedded in one call.
@@ -512,11 +598,17 @@ impl Engine {
 
     /// All servers of the live snapshot.
     pub fn servers(&self) -> ServersResponse {
+        self.servers_as(None)
+    }
+
+    /// The servers a caller acting as `profile` may see.
+    pub fn servers_as(&self, profile: Option<&Profile>) -> ServersResponse {
         let live = self.live();
         let servers = live
             .snapshot
             .servers
             .iter()
+            .filter(|s| profile.is_none_or(|p| p.server_allowed(&s.server_id, &s.name)))
             .map(|s| ServerInfoResponse {
                 server: s.name.clone(),
                 server_id: s.server_id.clone(),
@@ -534,6 +626,12 @@ impl Engine {
 
     /// One tool's stored definition.
     pub fn tool(&self, server_id: &str, name: &str) -> Result<ToolResponse> {
+        self.tool_as(server_id, name, None)
+    }
+
+    /// One tool's stored definition, if `profile` permits it (a tool it does not permit is "not found",
+    /// exactly as one that does not exist).
+    pub fn tool_as(&self, server_id: &str, name: &str, profile: Option<&Profile>) -> Result<ToolResponse> {
         let live = self.live();
         let snap = &live.snapshot;
         let s = snap
@@ -545,6 +643,11 @@ impl Engine {
             .server_tools(s)
             .find(|&t| snap.tools[t].name == name)
             .ok_or_else(|| Error::NotFound(format!("server {server_id:?} has no tool {name:?}")))?;
+        if let Some(p) = profile
+            && !permits(&live, p, t)
+        {
+            return Err(Error::NotFound(format!("server {server_id:?} has no tool {name:?}")));
+        }
         let tool = &snap.tools[t];
         Ok(ToolResponse {
             server: snap.servers[s].name.clone(),
@@ -552,6 +655,7 @@ impl Engine {
             name: tool.name.clone(),
             hash: tool.hash.clone(),
             derived: tool.derived.clone(),
+            risk: live.risks[t].clone(),
             tool: raw(&tool.tool_json),
         })
     }
@@ -598,7 +702,15 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
         })
         .map(|(i, _)| i)
         .collect();
-    Ok(Live { snapshot: Arc::new(snapshot), names, profiles, decision, held: Arc::new(held) })
+    let risks = classify_all(&snapshot, &config.risk_overrides);
+    Ok(Live { snapshot: Arc::new(snapshot), names, profiles, decision, held: Arc::new(held), risks: Arc::new(risks) })
+}
+
+/// Whether `profile` permits tool `t`.
+fn permits(live: &Live, profile: &Profile, t: usize) -> bool {
+    let snap = &live.snapshot;
+    let server = &snap.servers[snap.tools[t].server as usize];
+    profile.permits(&server.server_id, &server.name, &snap.tools[t].name, &live.risks[t])
 }
 
 fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: MatchKind) -> ToolHit {
@@ -619,6 +731,7 @@ fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: Matc
         match_kind,
         derived: tool.derived.clone(),
         warnings,
+        risk: live.risks[t].clone(),
         tool: raw(&tool.tool_json),
     }
 }

@@ -19,16 +19,19 @@ mod expand;
 mod features;
 mod fusion;
 mod intents;
+mod listen;
 mod metrics;
 mod names;
 mod params;
+mod policy;
 mod profile;
 mod query_cache;
 mod rest;
+mod risk;
 mod stages;
 
 pub use actions::{Agreement, EffectClass, Families, Family, families, words};
-pub use auth::{bearer_matches, origin_allowed};
+pub use auth::{bearer, bearer_matches, origin_allowed};
 pub use decision::{Decision, DecisionSource};
 pub use delivered::DeliveredTools;
 pub use delivery::{Format, render, to_format};
@@ -37,6 +40,7 @@ pub use error::{Error, Result};
 pub use features::{FEATURES, Features};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
 pub use intents::intents;
+pub use listen::{ConnectionLimits, serve_limited};
 pub use metrics::Metrics;
 pub use names::NameIndex;
 pub use params::{
@@ -44,5 +48,7 @@ pub use params::{
     MAX_QUERY_CHARS, MatchKind, PinsResponse, ReloadResponse, ServerHit, ServerInfoResponse, ServersResponse, Status,
     ToolHit, ToolResponse,
 };
+pub use policy::{AuditConfig, Policy, Profile};
 pub use rest::{RestConfig, router, router_with, serve, serve_with};
+pub use risk::{Risk, RiskOverrides, classify, classify_all, count_by_class, request_classes};
 pub use stages::Candidate;

@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use toolscout_indexer::{FieldDrift, HoldReason};
 
 use crate::decision::DecisionSource;
+use crate::risk::Risk;
 
 /// Tools returned when a request gives no `limit`.
 pub const DEFAULT_LIMIT: usize = 5;
@@ -85,6 +86,8 @@ pub struct ToolHit {
     /// model, …); empty when clean.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What calling it can do (`read` … `irreversible`) and why.
+    pub risk: Risk,
     /// The MCP `Tool` object, verbatim.
     pub tool: Box<RawValue>,
 }
@@ -170,6 +173,8 @@ pub struct ToolResponse {
     /// Set when derived by an importer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived: Option<String>,
+    /// What calling it can do and why.
+    pub risk: Risk,
     /// The MCP `Tool` object, verbatim.
     pub tool: Box<RawValue>,
 }

@@ -23,15 +23,17 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 
 use crate::Error;
-use crate::auth::{bearer_matches, origin_allowed};
+use crate::auth::{bearer, bearer_matches, origin_allowed};
 use crate::delivered::DeliveredTools;
 use crate::delivery::{Format, to_format};
 use crate::engine::Engine;
+use crate::listen::{ConnectionLimits, serve_limited};
 use crate::metrics::Metrics;
 use crate::params::{
     ApproveResponse, DiscoverParams, DiscoverResponse, HealthResponse, PinsResponse, ReloadResponse, ServersResponse,
     Status, ToolResponse,
 };
+use crate::policy::{Policy, Profile};
 
 /// Largest request body accepted.
 const MAX_BODY: usize = 64 * 1024;
@@ -52,6 +54,13 @@ pub struct RestConfig {
     pub admin_without_token: bool,
     /// Browser origins allowed besides loopback ones (`https://app.example`).
     pub allowed_origins: Vec<String>,
+    /// Open connections, header/body/idle timeouts.
+    pub connections: ConnectionLimits,
+    /// A policy: callers act as the profile their bearer token maps to (else `profile`, else the policy's
+    /// `default_profile`; a caller matching none is refused), and see only what it permits.
+    pub policy: Option<Arc<Policy>>,
+    /// The profile of callers whose token maps to none.
+    pub profile: Option<String>,
 }
 
 impl Default for RestConfig {
@@ -63,6 +72,9 @@ impl Default for RestConfig {
             search_timeout: Duration::from_secs(10),
             admin_without_token: false,
             allowed_origins: Vec::new(),
+            connections: ConnectionLimits::default(),
+            policy: None,
+            profile: None,
         }
     }
 }
@@ -129,7 +141,8 @@ pub async fn serve_with(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let reloader = reload_on_hangup(engine.clone());
-    let served = axum::serve(listener, router_with(engine, config)).with_graceful_shutdown(shutdown).await;
+    let limits = config.connections.clone();
+    let served = serve_limited(listener, router_with(engine, config), &limits, shutdown).await;
     if let Some(task) = reloader {
         task.abort();
     }
@@ -159,10 +172,30 @@ fn reload_on_hangup(engine: Arc<Engine>) -> Option<tokio::task::JoinHandle<()>> 
     }
 }
 
-/// Checks the bearer token, when one is configured (constant-time comparison).
-async fn authorize(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// The profile a request acts as, when a policy is in force (a request extension set by [`authorize`]).
+#[derive(Debug, Clone, Default)]
+struct Caller(Option<(String, Profile)>);
+
+impl Caller {
+    fn profile(&self) -> Option<&Profile> {
+        self.0.as_ref().map(|(_, p)| p)
+    }
+    fn named(&self) -> Option<(&str, &Profile)> {
+        self.0.as_ref().map(|(n, p)| (n.as_str(), p))
+    }
+}
+
+/// Checks the bearer token, when one is configured (constant-time comparison), and under a policy
+/// finds the caller's profile: a token mapped to a profile also lets the caller in.
+async fn authorize(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let mapped = state
+        .config
+        .policy
+        .as_ref()
+        .and_then(|p| bearer(request.headers()).and_then(|t| p.profile_for_token(t)).map(str::to_string));
     if let Some(token) = &state.config.token
         && !bearer_matches(request.headers(), token)
+        && mapped.is_none()
     {
         return AppError {
             status: StatusCode::UNAUTHORIZED,
@@ -171,6 +204,20 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
         }
         .into_response();
     }
+    let mut caller = Caller::default();
+    if let Some(policy) = &state.config.policy {
+        let name = mapped.or_else(|| state.config.profile.clone()).or_else(|| policy.default_profile.clone());
+        let Some(profile) = name.as_ref().and_then(|n| policy.profiles.get(n)) else {
+            return AppError {
+                status: StatusCode::UNAUTHORIZED,
+                code: "no_profile",
+                message: "a policy is in force: present a bearer token that maps to one of its profiles".into(),
+            }
+            .into_response();
+        };
+        caller = Caller(name.map(|n| (n, profile.clone())));
+    }
+    request.extensions_mut().insert(caller);
     next.run(request).await
 }
 
@@ -178,6 +225,15 @@ async fn authorize(State(state): State<AppState>, request: Request, next: Next) 
 /// state-changing one needs a JSON body type — which a cross-site form or `text/plain` fetch cannot send
 /// without a preflight.
 async fn admin_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let admin_token = state.config.token.as_ref().is_some_and(|t| bearer_matches(request.headers(), t));
+    if state.config.token.is_some() && !admin_token {
+        return AppError {
+            status: StatusCode::FORBIDDEN,
+            code: "admin_only",
+            message: "admin routes need the server's admin token, not a profile's".into(),
+        }
+        .into_response();
+    }
     if state.config.token.is_none() && !state.config.admin_without_token {
         return AppError {
             status: StatusCode::FORBIDDEN,
@@ -237,6 +293,7 @@ struct FormatQuery {
 
 async fn discover(
     State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<Caller>,
     query: Result<Query<FormatQuery>, QueryRejection>,
     body: Result<Json<DiscoverParams>, JsonRejection>,
 ) -> Result<Response, AppError> {
@@ -265,7 +322,7 @@ async fn discover(
     let started = Instant::now();
     let search = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        engine.search(&params)
+        engine.search_as(&params, caller.named())
     });
     let answer = tokio::time::timeout(state.config.search_timeout, search)
         .await
@@ -299,15 +356,19 @@ async fn discover(
     })
 }
 
-async fn servers(State(state): State<AppState>) -> Json<ServersResponse> {
-    Json(state.engine.servers())
+async fn servers(
+    State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<Caller>,
+) -> Json<ServersResponse> {
+    Json(state.engine.servers_as(caller.profile()))
 }
 
 async fn tool(
     State(state): State<AppState>,
+    axum::Extension(caller): axum::Extension<Caller>,
     Path((server_id, name)): Path<(String, String)>,
 ) -> Result<Json<ToolResponse>, AppError> {
-    Ok(Json(state.engine.tool(&server_id, &name)?))
+    Ok(Json(state.engine.tool_as(&server_id, &name, caller.profile())?))
 }
 
 async fn health(State(state): State<AppState>) -> Json<HealthResponse> {

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use toolscout_indexer::{BuildOptions, Catalog, CatalogFormat, IndexDir, MAX_REMOVED_SHARE, build, import_catalog};
 
-use crate::args::ModelArgs;
+use crate::args::{ModelArgs, PolicyArgs};
 use crate::human;
 
 /// Build (or update) an index from catalog files.
@@ -43,6 +43,9 @@ pub(crate) struct IndexArgs {
     /// Make the snapshot before the live one live again, and build nothing.
     #[arg(long, conflicts_with_all = ["full", "update"])]
     rollback: bool,
+    /// A policy file whose `[risk]` overrides the report's per-class counts should apply.
+    #[command(flatten)]
+    policy: PolicyArgs,
     #[command(flatten)]
     model: ModelArgs,
 }
@@ -83,5 +86,11 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
         .await?
         .context("building the index")?;
     eprintln!("{}", human::index_summary(&manifest, &out));
+    let overrides = a.policy.load()?.map(|(p, _)| p.risk.clone()).unwrap_or_default();
+    let snapshot = toolscout_indexer::Snapshot::open(&IndexDir::new(&out)).context("reading the new snapshot")?;
+    let risks = toolscout_service::classify_all(&snapshot, &overrides);
+    let counts: Vec<String> =
+        toolscout_service::count_by_class(&risks).iter().map(|(c, n)| format!("{n} {c}")).collect();
+    eprintln!("risk classes: {}", counts.join(", "));
     Ok(ExitCode::SUCCESS)
 }

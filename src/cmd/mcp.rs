@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use toolscout_indexer::HostConfig;
-use toolscout_meta_tool::{Backend, Proxy};
+use toolscout_meta_tool::{Access, Backend, Proxy};
 
-use crate::args::EngineArgs;
+use crate::args::{EngineArgs, PolicyArgs};
 
 /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
 #[derive(Args, Debug)]
@@ -35,11 +35,23 @@ pub(crate) struct McpArgs {
     #[arg(long = "allow-origin")]
     allow_origins: Vec<String>,
     #[command(flatten)]
+    policy: PolicyArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
 pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
-    let engine: Arc<dyn Backend> = Arc::new(a.engine.open(&a.index)?);
+    let policy = a.policy.load()?;
+    let engine: Arc<dyn Backend> = Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?);
+    let access = match &policy {
+        Some((p, name)) => {
+            let name = name.clone().or_else(|| p.default_profile.clone()).ok_or_else(|| {
+                anyhow::anyhow!("--policy needs --profile NAME for an MCP session (the policy has no default_profile)")
+            })?;
+            Arc::new(Access::from_policy(p, &name).map_err(anyhow::Error::msg)?)
+        }
+        None => Arc::new(Access::open()),
+    };
     let proxy = match &a.proxy {
         Some(path) => {
             let hosts = HostConfig::read(path).with_context(|| format!("reading {}", path.display()))?;
@@ -56,10 +68,10 @@ pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
             crate::shutdown_signal().await;
             on_signal.cancel();
         });
-        toolscout_meta_tool::serve_http(engine, proxy, listener, a.token, a.allow_origins, stop).await?;
+        toolscout_meta_tool::serve_http(engine, proxy, access, listener, a.token, a.allow_origins, stop).await?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy).await {
+    if let Err(e) = toolscout_meta_tool::serve_stdio(engine, proxy, access).await {
         bail!("MCP session ended with an error: {e}");
     }
     Ok(ExitCode::SUCCESS)

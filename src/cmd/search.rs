@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use toolscout_service::DiscoverParams;
 
-use crate::args::EngineArgs;
+use crate::args::{EngineArgs, PolicyArgs};
 use crate::human;
 
 /// Search an index from the command line.
@@ -28,13 +28,26 @@ pub(crate) struct SearchArgs {
     /// The capability needed.
     need: String,
     #[command(flatten)]
+    policy: PolicyArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
 pub(crate) async fn run(a: SearchArgs) -> Result<ExitCode> {
-    let engine = a.engine.open(&a.index)?;
+    let policy = a.policy.load()?;
+    let engine = a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?;
     let params = DiscoverParams { server: a.server, limit: Some(a.limit), ..DiscoverParams::new(a.need) };
-    let answer = engine.search(&params)?;
+    let profile = match &policy {
+        Some((p, name)) => {
+            let name = name
+                .clone()
+                .or_else(|| p.default_profile.clone())
+                .ok_or_else(|| anyhow::anyhow!("--policy needs --profile NAME (the policy has no default_profile)"))?;
+            Some((name.clone(), p.profile(&name).map_err(anyhow::Error::msg)?.clone()))
+        }
+        None => None,
+    };
+    let answer = engine.search_as(&params, profile.as_ref().map(|(n, p)| (n.as_str(), p)))?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use toolscout_service::RestConfig;
 
-use crate::args::EngineArgs;
+use crate::args::{EngineArgs, PolicyArgs};
 
 /// Serve the REST API.
 #[derive(Args, Debug)]
@@ -32,11 +32,14 @@ pub(crate) struct ServeArgs {
     #[arg(long = "allow-origin")]
     allow_origins: Vec<String>,
     #[command(flatten)]
+    policy: PolicyArgs,
+    #[command(flatten)]
     engine: EngineArgs,
 }
 
 pub(crate) async fn run(a: ServeArgs) -> Result<ExitCode> {
-    let engine = Arc::new(a.engine.open(&a.index)?);
+    let policy = a.policy.load()?;
+    let engine = Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?);
     let listener = tokio::net::TcpListener::bind(&a.addr).await.with_context(|| format!("binding {}", a.addr))?;
     let health = engine.health();
     eprintln!(
@@ -46,8 +49,19 @@ pub(crate) async fn run(a: ServeArgs) -> Result<ExitCode> {
         health.snapshot_id,
         listener.local_addr()?
     );
-    let config =
-        RestConfig { token: a.token, max_concurrent_searches: a.max_concurrent_searches, ..RestConfig::default() };
+    let (policy, profile) = match policy {
+        Some((p, name)) => (Some(p), name),
+        None => (None, None),
+    };
+    let config = RestConfig {
+        token: a.token,
+        max_concurrent_searches: a.max_concurrent_searches,
+        admin_without_token: a.admin_without_token,
+        allowed_origins: a.allow_origins,
+        policy,
+        profile,
+        ..RestConfig::default()
+    };
     toolscout_service::serve_with(listener, engine, config, crate::shutdown_signal()).await?;
     Ok(ExitCode::SUCCESS)
 }

@@ -143,7 +143,7 @@ fn kill_9_during_a_build_leaves_the_previous_snapshot_serving() {
     let big = crate::support::root().join("data/catalog/livemcpbench-tools.json");
     let mut child = toolscout()
         .arg("index")
-        .arg("--full")
+        .args(["--full", "--allow-mass-removal"])
         .arg("--catalog")
         .arg(&big)
         .arg("--out")

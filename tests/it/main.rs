@@ -3,5 +3,6 @@
 
 mod cli;
 mod crawl_integrity;
+mod least_privilege;
 mod mcp;
 mod support;

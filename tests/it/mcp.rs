@@ -159,3 +159,42 @@ async fn crawls_both_protocol_generations() {
     assert_eq!(version(&catalog, "ours").as_deref(), Some("2026-07-28"));
     assert!(report.failures().any(|f| f.server == "legacy"), "discover-only cannot talk to a legacy server");
 }
+
+/// JSON-RPC over stdio: a line that is not JSON is answered with `-32700` (id null), and the session
+/// goes on to answer a real request afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_answers_a_line_that_is_not_json_with_a_parse_error() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolscout"))
+        .arg("mcp")
+        .arg("--index")
+        .arg(index())
+        .env("TOOLSCOUT_MODEL_DIR", deps().join(INSTALLED_MODEL))
+        .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut next = async || -> serde_json::Value {
+        let line = tokio::time::timeout(Duration::from_secs(60), stdout.next_line())
+            .await
+            .expect("an answer in time")
+            .expect("read")
+            .expect("a line");
+        serde_json::from_str(&line).expect("every stdout line is JSON")
+    };
+    stdin.write_all(b"this is not json {\n").await.expect("write");
+    let answer = next().await;
+    assert_eq!((answer["error"]["code"].clone(), answer["id"].clone()), (json!(-32700), json!(null)), "{answer}");
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}});
+    stdin.write_all(format!("{initialize}\n").as_bytes()).await.expect("write");
+    let answer = next().await;
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(answer["result"]["serverInfo"]["name"], "toolscout");
+    drop(stdin);
+    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+}

@@ -237,7 +237,7 @@ impl Families {
 
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
-const VERB_LEADS: [&str; 36] = [
+pub(crate) const VERB_LEADS: [&str; 36] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
     "want", "need", "wanna", "gotta", "i'd", "i'll", "ok",

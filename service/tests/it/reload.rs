@@ -60,7 +60,7 @@ async fn reloads_under_load_drop_nothing() {
         let catalog = catalog(servers);
         let dir_path = dir.path().to_path_buf();
         let manifest = tokio::task::spawn_blocking(move || {
-            build(&catalog, embedder().as_ref(), &toolscout_indexer::IndexDir::new(&dir_path), &BuildOptions::default())
+            build(&catalog, embedder().as_ref(), &toolscout_indexer::IndexDir::new(&dir_path), &rebuild_options())
         })
         .await
         .expect("join")
@@ -186,4 +186,9 @@ async fn reload(client: &reqwest::Client, addr: impl std::fmt::Display) -> Value
     let body: Value = response.json().await.expect("json");
     assert!(status.is_success(), "reload answered {status}: {body}");
     body
+}
+
+/// This test removes a third of the tools on purpose: past the mass-removal guard.
+fn rebuild_options() -> BuildOptions {
+    BuildOptions { max_removed_share: None, ..BuildOptions::default() }
 }

@@ -1,0 +1,33 @@
+//! Two servers whose names collide are told apart everywhere by the id the caller must use.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use toolscout_service::{DeliveredTools, DiscoverParams, Engine, EngineConfig, render};
+use toolscout_test_support::{hash_embedder, hashed_index, reference_catalog};
+
+#[test]
+fn colliding_server_names_are_shown_by_their_unique_ids() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(reference_catalog()).expect("catalog");
+    let slack = text.lines().find(|l| l.contains("\"name\":\"slack\"")).expect("the slack server");
+    let catalog = scratch.path().join("twice.jsonl");
+    // The same server listed twice under the same name (two configs naming their Slack server "slack").
+    std::fs::write(&catalog, format!("{slack}\n{}\n", slack.replace("\"server_id\":\"slack\"", "\"server_id\":\"\"")))
+        .expect("write");
+    let config = EngineConfig::default();
+    let dir = hashed_index(&catalog, &scratch.path().join("idx"), &config.fingerprint());
+    let engine = Arc::new(Engine::with_embedder(&dir, hash_embedder(), config).expect("engine"));
+    let ids: Vec<String> = engine.servers().servers.into_iter().map(|s| s.server_id).collect();
+    assert_eq!(ids, ["slack", "slack-2"]);
+
+    let params = DiscoverParams { limit: Some(6), ..DiscoverParams::new("post a message to a slack channel") };
+    let answer = engine.search(&params).expect("search");
+    let shown: Vec<(String, String)> = answer.tools.iter().map(|h| (h.server_id.clone(), h.name.clone())).collect();
+    assert!(shown.iter().any(|(s, _)| s == "slack-2"), "both copies can be found: {shown:?}");
+    assert_eq!(shown.iter().collect::<HashSet<_>>().len(), shown.len(), "no entry shown twice: {shown:?}");
+    let (text, _) = render(&answer, &mut DeliveredTools::default());
+    for (server_id, name) in &shown {
+        assert!(text.contains(&format!("{server_id}/{name}")), "the text names {server_id}/{name}: {text}");
+    }
+}
