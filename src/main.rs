@@ -29,6 +29,9 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
     Mcp(cmd::mcp::McpArgs),
+    /// Print the config that connects an MCP host (Claude Desktop, Cursor, VS Code, Claude Code, Codex)
+    /// to `toolscout mcp`.
+    Connect(cmd::connect::ConnectArgs),
     /// Evaluate retrieval on a labelled query file (engine and/or baselines, side by side).
     Eval(cmd::eval::EvalArgs),
     /// Fit the found / not-found decision from labelled queries and install it in index folders.
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
             Command::Search(a) => cmd::search::run(a).await,
             Command::Serve(a) => cmd::serve::run(a).await,
             Command::Mcp(a) => cmd::mcp::run(a).await,
+            Command::Connect(a) => cmd::connect::run(a),
             Command::Eval(a) => cmd::eval::run(a).await,
             Command::Calibrate(a) => cmd::calibrate::run(a).await,
             Command::Pins { action } => cmd::pins::run(action),

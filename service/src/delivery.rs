@@ -49,19 +49,23 @@ pub fn to_format(
         Format::Anthropic => {
             json!({"type": "tool_result", "tool_use_id": call_id, "content": [{"type": "text", "text": text}]})
         }
+        // The Responses API's reply to a client-executed `tool_search_call`: the item has no text field,
+        // so it carries the new definitions only (none when not found).
         Format::OpenaiResponses => {
             let tools: Vec<Value> = fresh.iter().map(function_definition).collect();
-            json!({"type": "tool_search_output", "call_id": call_id, "status": "completed", "tools": tools, "output": text})
+            json!({"type": "tool_search_output", "call_id": call_id, "execution": "client", "status": "completed", "tools": tools})
         }
     })
 }
 
-/// An OpenAI function definition for a delivered tool: name, description and input schema, verbatim.
+/// An OpenAI function definition for a delivered tool: name, description and input schema, verbatim;
+/// `strict: false`, since a server's schema is not written for strict mode (and is never rewritten to be).
 fn function_definition(hit: &ToolHit) -> Value {
     let tool: Value = serde_json::from_str(hit.tool.get()).unwrap_or(Value::Null);
     let mut f = serde_json::Map::new();
     f.insert("type".into(), json!("function"));
     f.insert("name".into(), json!(hit.name));
+    f.insert("strict".into(), json!(false));
     if let Some(d) = tool.get("description") {
         f.insert("description".into(), d.clone());
     }

@@ -1,6 +1,7 @@
 //! One module per command.
 
 pub(crate) mod calibrate;
+pub(crate) mod connect;
 pub(crate) mod crawl;
 pub(crate) mod eval;
 pub(crate) mod index;

@@ -2,6 +2,7 @@
 //! (driven by an rmcp client that spawns the binary) and over Streamable HTTP (crawled by our crawler).
 
 mod cli;
+mod connect;
 mod crawl_integrity;
 mod least_privilege;
 mod mcp;

@@ -11,3 +11,4 @@ mod reload;
 mod rest;
 mod slow_clients;
 mod support;
+mod vendor_types;
