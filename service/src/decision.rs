@@ -14,7 +14,7 @@ use crate::{Error, Result};
 const BUILT_IN: &str = include_str!("decision/built-in.json");
 
 /// Where the decision in force came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionSource {
     /// The built-in calibration.

@@ -14,7 +14,7 @@ use crate::delivered::DeliveredTools;
 use crate::params::{DiscoverResponse, Status, ToolHit};
 
 /// How a discovery result is shaped for the caller's framework.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// The toolscout REST response itself.

@@ -22,6 +22,7 @@ mod intents;
 mod listen;
 mod metrics;
 mod names;
+mod openapi;
 mod params;
 mod policy;
 mod profile;
@@ -43,6 +44,10 @@ pub use intents::intents;
 pub use listen::{ConnectionLimits, serve_limited};
 pub use metrics::Metrics;
 pub use names::NameIndex;
+pub use openapi::{
+    AnthropicToolResult, ApiDoc, DiscoverAnswer, ErrorBody, ErrorDetail, McpCallToolResult, OpenaiChatMessage,
+    OpenaiToolSearchOutput, TextBlock, openapi_json,
+};
 pub use params::{
     ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
     MAX_QUERY_CHARS, MatchKind, PinsResponse, ReloadResponse, ServerHit, ServerInfoResponse, ServersResponse, Status,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use toolscout_indexer::{FieldDrift, HoldReason};
+use utoipa::ToSchema;
 
 use crate::decision::DecisionSource;
 use crate::risk::Risk;
@@ -19,16 +20,18 @@ pub const MAX_LIMIT: usize = 50;
 pub const MAX_QUERY_CHARS: usize = 16 * 1024;
 
 /// A discovery request: `POST /v1/discover`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DiscoverParams {
     /// The capability needed, in natural language (or a tool name).
+    #[schema(min_length = 1, max_length = 16384, pattern = "\\S")]
     pub query: String,
     /// Optional server name or id to prefer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
     /// How many tools at most (1–50, default 5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 50)]
     pub limit: Option<usize>,
     /// Tools the conversation already has (`server_id/name`): they are named, not sent again, in the tail
     /// formats (REST stays stateless; the caller keeps the conversation).
@@ -44,7 +47,7 @@ impl DiscoverParams {
 }
 
 /// Whether matching tools were found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// `tools` holds the matches.
@@ -54,7 +57,7 @@ pub enum Status {
 }
 
 /// Why a tool is in the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     /// The query named it.
@@ -64,7 +67,7 @@ pub enum MatchKind {
 }
 
 /// One tool in an answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ToolHit {
     /// Its server's name, as the catalog source gives it.
     pub server: String,
@@ -89,11 +92,12 @@ pub struct ToolHit {
     /// What calling it can do (`read` … `irreversible`) and why.
     pub risk: Risk,
     /// The MCP `Tool` object, verbatim.
+    #[schema(value_type = Object)]
     pub tool: Box<RawValue>,
 }
 
 /// One server in an answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ServerHit {
     /// The server's name.
     pub server: String,
@@ -104,7 +108,7 @@ pub struct ServerHit {
 }
 
 /// The answer to a [`DiscoverParams`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct DiscoverResponse {
     /// `found` or `not_found`.
     pub status: Status,
@@ -128,7 +132,7 @@ pub struct DiscoverResponse {
 }
 
 /// A server in `GET /v1/servers`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ServerInfoResponse {
     /// Name as the source gives it.
     pub server: String,
@@ -149,18 +153,19 @@ pub struct ServerInfoResponse {
     pub crawled_at: Option<String>,
     /// Set when the server's latest crawl failed and these are its last known tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
     pub stale: Option<toolscout_indexer::Stale>,
 }
 
 /// `GET /v1/servers`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ServersResponse {
     /// All servers, in catalog order.
     pub servers: Vec<ServerInfoResponse>,
 }
 
 /// `GET /v1/servers/{server_id}/tools/{name}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct ToolResponse {
     /// The server's name.
     pub server: String,
@@ -176,11 +181,12 @@ pub struct ToolResponse {
     /// What calling it can do and why.
     pub risk: Risk,
     /// The MCP `Tool` object, verbatim.
+    #[schema(value_type = Object)]
     pub tool: Box<RawValue>,
 }
 
 /// `GET /healthz`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HealthResponse {
     /// Always `ok` when the service answers.
     pub status: String,
@@ -202,20 +208,22 @@ pub struct HealthResponse {
 }
 
 /// One held-back definition in `GET /v1/admin/pins`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HeldTool {
     /// Why it is held back.
+    #[schema(value_type = String)]
     pub reason: HoldReason,
     /// Content hash of the held-back definition.
     pub hash: String,
     /// When it was first held back (RFC 3339).
     pub since: String,
     /// The fields that differ from the pinned definition.
+    #[schema(value_type = Vec<Object>)]
     pub drift: Vec<FieldDrift>,
 }
 
 /// `GET /v1/admin/pins`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PinsResponse {
     /// Tools pinned.
     pub pinned: usize,
@@ -224,7 +232,7 @@ pub struct PinsResponse {
 }
 
 /// `POST /v1/admin/pins/approve`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ApproveResponse {
     /// Always `approved`.
     pub status: String,
@@ -235,7 +243,7 @@ pub struct ApproveResponse {
 }
 
 /// `POST /v1/admin/reload`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ReloadResponse {
     /// Always `reloaded`.
     pub status: String,

@@ -80,7 +80,7 @@ impl Default for RestConfig {
 }
 
 #[derive(Clone)]
-struct AppState {
+pub(crate) struct AppState {
     engine: Arc<Engine>,
     config: Arc<RestConfig>,
     slots: Arc<Semaphore>,
@@ -115,6 +115,7 @@ pub fn router_with(engine: Arc<Engine>, config: RestConfig) -> Router {
     Router::new()
         .merge(protected)
         .route("/healthz", get(health))
+        .route("/openapi.json", get(openapi_json))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(state.clone(), check_origin))
@@ -174,7 +175,7 @@ fn reload_on_hangup(engine: Arc<Engine>) -> Option<tokio::task::JoinHandle<()>> 
 
 /// The profile a request acts as, when a policy is in force (a request extension set by [`authorize`]).
 #[derive(Debug, Clone, Default)]
-struct Caller(Option<(String, Profile)>);
+pub(crate) struct Caller(Option<(String, Profile)>);
 
 impl Caller {
     fn profile(&self) -> Option<&Profile> {
@@ -283,15 +284,36 @@ async fn observe(State(state): State<AppState>, request: Request, next: Next) ->
 }
 
 /// `?format=` and `?call_id=` of `POST /v1/discover`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct FormatQuery {
+pub(crate) struct FormatQuery {
+    /// Shape the answer as a message for this framework's conversation tail (`json`: the response itself).
     #[serde(default)]
+    #[param(inline)]
     format: Format,
+    /// The id of the tool call this answers (default `discover_tools`).
     call_id: Option<String>,
 }
 
-async fn discover(
+/// Finds the tools that serve a need (or says `not_found`, with the closest ones as a hint).
+#[utoipa::path(
+    post,
+    path = "/v1/discover",
+    params(FormatQuery),
+    request_body = DiscoverParams,
+    responses(
+        (status = 200, description = "The answer (or, with `format`, that framework's tail message)", body = crate::openapi::DiscoverAnswer),
+        (status = 400, description = "A query, limit or parameter the caller can fix", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody),
+        (status = 413, description = "Body too large", body = crate::openapi::ErrorBody),
+        (status = 415, description = "Body not JSON", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Body of the wrong shape", body = crate::openapi::ErrorBody),
+        (status = 503, description = "Busy or too slow; retry after `Retry-After`", body = crate::openapi::ErrorBody)
+    ),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn discover(
     State(state): State<AppState>,
     axum::Extension(caller): axum::Extension<Caller>,
     query: Result<Query<FormatQuery>, QueryRejection>,
@@ -356,14 +378,36 @@ async fn discover(
     })
 }
 
-async fn servers(
+/// The servers the caller may see.
+#[utoipa::path(
+    get,
+    path = "/v1/servers",
+    responses(
+        (status = 200, description = "Servers, in catalog order", body = ServersResponse),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody)
+    ),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn servers(
     State(state): State<AppState>,
     axum::Extension(caller): axum::Extension<Caller>,
 ) -> Json<ServersResponse> {
     Json(state.engine.servers_as(caller.profile()))
 }
 
-async fn tool(
+/// One tool's stored definition, verbatim, with its risk class.
+#[utoipa::path(
+    get,
+    path = "/v1/servers/{server_id}/tools/{name}",
+    params(("server_id" = String, Path, description = "The server's id"), ("name" = String, Path, description = "The tool's name")),
+    responses(
+        (status = 200, description = "The definition", body = ToolResponse),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such server or tool (or the caller's profile does not permit it)", body = crate::openapi::ErrorBody)
+    ),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn tool(
     State(state): State<AppState>,
     axum::Extension(caller): axum::Extension<Caller>,
     Path((server_id, name)): Path<(String, String)>,
@@ -371,18 +415,42 @@ async fn tool(
     Ok(Json(state.engine.tool_as(&server_id, &name, caller.profile())?))
 }
 
-async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
+/// What is being served (never needs a token).
+#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "Serving", body = HealthResponse)))]
+pub(crate) async fn health(State(state): State<AppState>) -> Json<HealthResponse> {
     Json(state.engine.health())
 }
 
-async fn metrics(State(state): State<AppState>) -> Response {
+/// Prometheus metrics.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    responses(
+        (status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody)
+    ),
+    security((), ("bearer" = []))
+)]
+pub(crate) async fn metrics(State(state): State<AppState>) -> Response {
     let health = state.engine.health();
     let text = state.metrics.render(&health.snapshot_id, health.tools);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }
 
 /// Swaps in the index's current snapshot; queries in flight finish on the old one.
-async fn reload(State(state): State<AppState>) -> Result<Json<ReloadResponse>, AppError> {
+#[utoipa::path(
+    post,
+    path = "/v1/admin/reload",
+    responses(
+        (status = 200, description = "Reloaded", body = ReloadResponse),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Admin routes are off (no token configured) or the token is a profile's", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The new snapshot could not be loaded; the old one still serves", body = crate::openapi::ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = crate::openapi::ErrorBody)
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn reload(State(state): State<AppState>) -> Result<Json<ReloadResponse>, AppError> {
     let engine = state.engine.clone();
     let snapshot_id = tokio::task::spawn_blocking(move || engine.reload())
         .await
@@ -392,18 +460,45 @@ async fn reload(State(state): State<AppState>) -> Result<Json<ReloadResponse>, A
 }
 
 /// Trust-on-first-use state: how many tools are pinned, and what is held back (with the field drift).
-async fn pins(State(state): State<AppState>) -> Result<Json<PinsResponse>, AppError> {
+#[utoipa::path(
+    get,
+    path = "/v1/admin/pins",
+    responses(
+        (status = 200, description = "Pins and held-back tools", body = PinsResponse),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Admin routes are off or the token is a profile's", body = crate::openapi::ErrorBody)
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn pins(State(state): State<AppState>) -> Result<Json<PinsResponse>, AppError> {
     Ok(Json(state.engine.pins().map_err(|e| AppError::internal(e.to_string()))?))
 }
 
-#[derive(Debug, Deserialize)]
+/// `POST /v1/admin/pins/approve`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ApproveParams {
+pub(crate) struct ApproveParams {
+    /// The held-back tool, `server_id/tool`.
     tool: String,
 }
 
 /// Approves a held-back definition and reloads.
-async fn approve(
+#[utoipa::path(
+    post,
+    path = "/v1/admin/pins/approve",
+    request_body = ApproveParams,
+    responses(
+        (status = 200, description = "Approved and live", body = ApproveResponse),
+        (status = 400, description = "Not a held-back tool", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Missing or wrong bearer token", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Admin routes are off or the token is a profile's", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such tool", body = crate::openapi::ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Body of the wrong shape", body = crate::openapi::ErrorBody)
+    ),
+    security(("bearer" = []))
+)]
+pub(crate) async fn approve(
     State(state): State<AppState>,
     body: Result<Json<ApproveParams>, JsonRejection>,
 ) -> Result<Json<ApproveResponse>, AppError> {
@@ -413,6 +508,14 @@ async fn approve(
         .await
         .map_err(|e| AppError::internal(format!("approve task failed: {e}")))??;
     Ok(Json(approved))
+}
+
+/// This document.
+#[utoipa::path(get, path = "/openapi.json", responses((status = 200, description = "The OpenAPI 3.1 document", body = Object)))]
+pub(crate) async fn openapi_json() -> Response {
+    static DOC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let doc = DOC.get_or_init(crate::openapi::openapi_json).clone();
+    ([(header::CONTENT_TYPE, "application/json")], doc).into_response()
 }
 
 async fn not_found() -> AppError {
@@ -429,7 +532,7 @@ async fn method_not_allowed() -> AppError {
 
 /// An HTTP error with the one JSON error shape.
 #[derive(Debug)]
-struct AppError {
+pub(crate) struct AppError {
     status: StatusCode,
     code: &'static str,
     message: String,

@@ -21,7 +21,7 @@ use serde_json::Value;
 use crate::actions::{EffectClass, VERB_LEADS, families, words};
 
 /// A tool's risk class and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Risk {
     /// The class.
     pub class: EffectClass,

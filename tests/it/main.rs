@@ -6,4 +6,5 @@ mod connect;
 mod crawl_integrity;
 mod least_privilege;
 mod mcp;
+mod rest_conformance;
 mod support;

@@ -16,7 +16,9 @@ const FAMILIES: &str = include_str!("families.txt");
 pub struct Family(u16);
 
 /// How much a family's actions change the world, least to most.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum EffectClass {
     /// Reads (own data, public data).

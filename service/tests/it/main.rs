@@ -5,6 +5,7 @@ mod duplicates;
 mod engine;
 mod golden;
 mod hostile;
+mod openapi;
 mod pins;
 mod policy;
 mod reload;
