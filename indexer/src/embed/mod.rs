@@ -7,9 +7,14 @@
 
 mod fastembed;
 mod hashed;
+mod install;
 
 pub use self::fastembed::{EmbedderConfig, FastEmbedder, INSTALLED_MODEL, INSTALLED_ORT};
 pub use hashed::HashEmbedder;
+pub use install::{
+    Candidate as ModelCandidate, candidates as model_candidates, install as install_model, locate as locate_model,
+    user_data_dir,
+};
 
 use crate::Result;
 
