@@ -18,6 +18,7 @@ mod host_config;
 mod import;
 mod index_dir;
 mod pins;
+mod registry;
 mod scan;
 mod snapshot;
 mod terms;
@@ -43,6 +44,7 @@ pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use index_dir::IndexDir;
 pub use pins::{FieldDrift, HoldReason, Pin, PinReport, Pins, Quarantined};
+pub use registry::{RegistryOptions, RegistryRead, RegistryServer, parse_registry};
 pub use scan::{scan_catalog, scan_tool};
 pub use snapshot::{
     BuildOptions, BuildStats, FORMAT_VERSION, MAX_REMOVED_SHARE, Manifest, Snapshot, StoredServer, StoredTool, build,

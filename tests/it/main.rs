@@ -6,6 +6,7 @@ mod connect;
 mod crawl_integrity;
 mod least_privilege;
 mod mcp;
+mod registry;
 mod rest_conformance;
 mod setup;
 mod support;
