@@ -12,6 +12,8 @@ step "setup: real MCP servers (npm)"
 scripts/setup-mcp-servers.sh >/dev/null
 step "setup: the official Python MCP SDK (PyPI), the third-party client of the least-privilege tests"
 scripts/setup-python-sdk.sh >/dev/null
+step "setup: chromium (Debian), the headless browser the HTML report test renders in"
+scripts/setup-chromium.sh >/dev/null
 step "setup: llama.cpp server and a small model (PyPI) for the A/B benchmark smoke run"
 scripts/setup-llm.sh >/dev/null
 

@@ -5,6 +5,7 @@
 mod baselines;
 mod calibrate;
 mod error;
+mod html;
 mod metrics;
 mod queries;
 mod rankers;
@@ -13,6 +14,7 @@ mod report;
 pub use baselines::{BASELINES, baseline};
 pub use calibrate::{CurvePoint, FitOptions, FitReport, FitSet, Row, fit};
 pub use error::{Error, Result};
+pub use html::{HtmlReport, html_report};
 pub use metrics::{QueryOutcome, judge};
 pub use queries::{Kind, Pair, Query, near_misses, read_queries};
 pub use rankers::{Answer, EngineRanker, RankedTool, Ranker};

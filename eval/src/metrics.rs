@@ -38,6 +38,11 @@ pub struct QueryOutcome {
     pub delivered: usize,
     /// Delivered tools that serve no group.
     pub irrelevant_delivered: usize,
+    /// The confidence of the best-ranked tool (0 with an empty ranking): what the not-found cut is
+    /// applied to.
+    pub best_confidence: f32,
+    /// The best-ranked tool, `server/tool`.
+    pub top: Option<String>,
 }
 
 /// Judges one answer against its labels at each k in `ks`.
@@ -106,6 +111,8 @@ pub fn judge(query: &Query, answer: &Answer, ks: &[usize]) -> QueryOutcome {
         rr: if found { rr } else { 0.0 },
         delivered: if found { delivered.len() } else { 0 },
         irrelevant_delivered,
+        best_confidence: answer.ranking.first().map_or(0.0, |t| t.confidence),
+        top: answer.ranking.first().map(|t| format!("{}/{}", t.server, t.tool)),
     }
 }
 
@@ -122,7 +129,13 @@ mod tests {
         Answer::undecided(
             tools
                 .iter()
-                .map(|(s, t)| RankedTool { server: s.to_string(), tool: t.to_string(), score: 0.5, named: false })
+                .map(|(s, t)| RankedTool {
+                    server: s.to_string(),
+                    tool: t.to_string(),
+                    score: 0.5,
+                    confidence: 0.5,
+                    named: false,
+                })
                 .collect(),
         )
     }

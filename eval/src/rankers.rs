@@ -16,6 +16,9 @@ pub struct RankedTool {
     pub tool: String,
     /// The ranker's score.
     pub score: f32,
+    /// How sure the ranker is that it serves the request (the engine's decision probability; a
+    /// baseline's score).
+    pub confidence: f32,
     /// Named in the query.
     pub named: bool,
 }
@@ -65,6 +68,7 @@ fn ranked(h: &ToolHit) -> RankedTool {
         server: h.server.clone(),
         tool: h.name.clone(),
         score: h.score,
+        confidence: h.confidence,
         named: h.match_kind == MatchKind::Name,
     }
 }

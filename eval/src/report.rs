@@ -75,7 +75,16 @@ pub fn evaluate(ranker: &dyn Ranker, queries: &[Query], ks: &[usize]) -> Result<
     let k_max = ks.iter().copied().max().unwrap_or(5).max(5);
     let mut outcomes = Vec::new();
     let mut latencies = Vec::new();
+    // Drawn only when stderr is a terminal.
+    let bar =
+        indicatif::ProgressBar::with_draw_target(Some(queries.len() as u64), indicatif::ProgressDrawTarget::stderr());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(ranker.name());
     for q in queries {
+        bar.inc(1);
         let started = Instant::now();
         let answer = ranker.answer(&request_text(q), &q.exclude, k_max).map_err(|e| match e {
             Error::Engine(source) => Error::Query { id: q.id.clone(), source },
@@ -84,6 +93,7 @@ pub fn evaluate(ranker: &dyn Ranker, queries: &[Query], ks: &[usize]) -> Result<
         latencies.push(started.elapsed().as_secs_f64() * 1000.0);
         outcomes.push(judge(q, &answer, ks));
     }
+    bar.finish_and_clear();
     Ok((aggregate(&ranker.name(), &outcomes, ks, &mut latencies), outcomes))
 }
 

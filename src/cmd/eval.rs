@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use toolscout_eval::{BASELINES, EngineRanker, Ranker, baseline, evaluate, near_misses, read_queries, show};
+use toolscout_eval::{
+    BASELINES, EngineRanker, HtmlReport, Ranker, baseline, evaluate, html_report, near_misses, read_queries, show,
+};
 
 use crate::args::EngineArgs;
 use crate::human;
@@ -38,6 +40,10 @@ pub(crate) struct EvalArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Also write a self-contained HTML report: recall@k curves, the not-found calibration curve, the
+    /// per-query table.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -68,13 +74,30 @@ pub(crate) async fn run(a: EvalArgs) -> Result<ExitCode> {
         });
     }
     let mut reports = Vec::new();
+    let mut first_outcomes = None;
     for ranker in &rankers {
         ranker.reset();
         if a.show {
             print!("{}", show(ranker.as_ref(), &queries, a.k.iter().copied().max().unwrap_or(5))?);
             continue;
         }
-        reports.push(evaluate(ranker.as_ref(), &queries, &a.k)?.0);
+        let (report, outcomes) = evaluate(ranker.as_ref(), &queries, &a.k)?;
+        reports.push(report);
+        first_outcomes.get_or_insert(outcomes);
+    }
+    if let (Some(path), Some(outcomes)) = (&a.html, &first_outcomes) {
+        let title: Vec<String> = a.queries.iter().map(|q| q.display().to_string()).collect();
+        let cut = (reports[0].ranker == "toolscout").then(|| engine.decision().request_cut());
+        let page = html_report(&HtmlReport {
+            title: &format!("{} on {}", title.join(" + "), a.index.display()),
+            reports: &reports,
+            ks: &a.k,
+            queries: &queries,
+            outcomes,
+            cut,
+        });
+        toolscout_indexer::write_atomic(path, page.as_bytes())?;
+        eprintln!("report: {}", path.display());
     }
     if a.json && reports.len() == 1 {
         println!("{}", serde_json::to_string_pretty(&reports[0])?);

@@ -4,6 +4,7 @@
 mod cli;
 mod connect;
 mod crawl_integrity;
+mod eval_html;
 mod least_privilege;
 mod mcp;
 mod registry;

@@ -53,7 +53,13 @@ pub(crate) fn ranked_tools(snapshot: &Snapshot, scored: Vec<(usize, f32)>, exclu
         .collect();
     let tools = top_k(scored, k)
         .into_iter()
-        .map(|(i, score)| RankedTool { server: name(i).0.clone(), tool: name(i).1.clone(), score, named: false })
+        .map(|(i, score)| RankedTool {
+            server: name(i).0.clone(),
+            tool: name(i).1.clone(),
+            score,
+            confidence: score,
+            named: false,
+        })
         .collect();
     Answer::undecided(tools)
 }
