@@ -100,6 +100,26 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// Below this many vectors an exact scan is faster than the HNSW graph (measured by
+/// `cargo bench -p toolscout-indexer --bench ann`; BENCHMARKS.md "Flat scan or HNSW").
+pub const FLAT_BELOW: usize = 4_000;
+
+/// The `k` nearest of `vectors` to `query` by an exact scan (ids are positions), best first.
+pub fn flat_top_k<'a>(vectors: impl Iterator<Item = &'a [f32]>, query: &[f32], k: usize) -> Vec<AnnHit> {
+    if k == 0 {
+        return Vec::new();
+    }
+    let mut hits: Vec<AnnHit> =
+        vectors.enumerate().map(|(i, v)| AnnHit { id: i as u32, score: cosine(query, v) }).collect();
+    let order = |a: &AnnHit, b: &AnnHit| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id));
+    if hits.len() > k {
+        hits.select_nth_unstable_by(k - 1, order);
+        hits.truncate(k);
+    }
+    hits.sort_unstable_by(order);
+    hits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +149,21 @@ mod tests {
         assert_eq!(back.search(&vectors[42], 3)[0].id, 42);
         assert!(Ann::build(&[]).search(&vectors[0], 3).is_empty());
         assert!(Ann::load(dir.path(), Some("missing")).is_err());
+    }
+
+    #[test]
+    fn the_flat_scan_is_exact_and_ordered() {
+        let vectors: Vec<Vec<f32>> = (0..300u64).map(|i| unit((0..16u64).map(|j| lcg(i * 16 + j)).collect())).collect();
+        let hits = flat_top_k(vectors.iter().map(Vec::as_slice), &vectors[7], 10);
+        assert_eq!(hits.len(), 10);
+        assert_eq!(hits[0].id, 7);
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        let mut all: Vec<(u32, f32)> =
+            vectors.iter().enumerate().map(|(i, v)| (i as u32, cosine(&vectors[7], v))).collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let want: Vec<u32> = all.iter().take(10).map(|h| h.0).collect();
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), want);
+        assert!(flat_top_k(vectors.iter().map(Vec::as_slice), &vectors[0], 0).is_empty());
+        assert_eq!(flat_top_k(vectors[..3].iter().map(Vec::as_slice), &vectors[0], 10).len(), 3);
     }
 }

@@ -34,7 +34,7 @@ pub use crawl::{
     CrawlOptions, CrawlOutcome, CrawlReport, CrawledServer, Protocol, ServerFailure, Upstream, crawl, crawl_one,
     keep_last_known,
 };
-pub use dense::{Ann, AnnHit, cosine};
+pub use dense::{Ann, AnnHit, FLAT_BELOW, cosine, flat_top_k};
 pub use embed::{
     Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT, ModelCandidate,
     install_model, locate_model, model_candidates, user_data_dir,

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::bm25::Bm25;
 use crate::canonical::sha256_hex;
 use crate::catalog::Catalog;
-use crate::dense::Ann;
+use crate::dense::{Ann, AnnHit, FLAT_BELOW, flat_top_k};
 use crate::embed::Embedder;
 use crate::index_dir::{IndexDir, fault_point, write_staged};
 use crate::pins::PinReport;
@@ -278,6 +278,25 @@ impl Snapshot {
     pub fn tool_vector(&self, i: usize) -> &[f32] {
         let d = self.manifest.dimensions;
         &self.tool_vectors[i * d..(i + 1) * d]
+    }
+
+    /// The `k` tools nearest to `query`: an exact scan below [`FLAT_BELOW`] tools (faster there, and
+    /// exact), the HNSW graph above.
+    pub fn nearest_tools(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
+        if self.tools.len() < FLAT_BELOW {
+            flat_top_k((0..self.tools.len()).map(|i| self.tool_vector(i)), query, k)
+        } else {
+            self.tool_ann.search(query, k)
+        }
+    }
+
+    /// The `k` servers nearest to `query` (see [`Snapshot::nearest_tools`]).
+    pub fn nearest_servers(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
+        if self.servers.len() < FLAT_BELOW {
+            flat_top_k((0..self.servers.len()).map(|i| self.server_vector(i)), query, k)
+        } else {
+            self.server_ann.search(query, k)
+        }
     }
 
     /// Tool indexes of server `i`.

@@ -1,6 +1,7 @@
 //! Stage 1: candidate generation. For each pass text: servers by dense cosine and BM25 (fused at the
 //! server level), then tools: every tool of the top servers and of hinted servers, plus the global
-//! dense (HNSW) and BM25 passes over all tools, so a server-level miss is recoverable.
+//! dense (exact scan below `FLAT_BELOW` vectors, HNSW above) and BM25 passes over all tools, so a
+//! server-level miss is recoverable.
 
 use std::collections::{HashMap, HashSet};
 
@@ -45,7 +46,7 @@ fn pass(snap: &Snapshot, config: &EngineConfig, text: &str, vector: Vec<f32>, hi
     let server_bm25: HashMap<usize, f32> =
         snap.server_bm25.search(text, SERVER_CANDIDATES)?.into_iter().map(|h| (h.id as usize, h.score)).collect();
     let mut server_set: HashSet<usize> =
-        snap.server_ann.search(&vector, SERVER_CANDIDATES).iter().map(|h| h.id as usize).collect();
+        snap.nearest_servers(&vector, SERVER_CANDIDATES).iter().map(|h| h.id as usize).collect();
     server_set.extend(server_bm25.keys());
     server_set.extend(hinted);
     let server_weight = (w.server_dense + w.server_bm25).max(f32::EPSILON);
@@ -70,7 +71,7 @@ fn pass(snap: &Snapshot, config: &EngineConfig, text: &str, vector: Vec<f32>, hi
     for &s in hinted {
         candidates.extend(snap.server_tools(s));
     }
-    candidates.extend(snap.tool_ann.search(&vector, config.global_tools).iter().map(|h| h.id as usize));
+    candidates.extend(snap.nearest_tools(&vector, config.global_tools).iter().map(|h| h.id as usize));
     let mut by_bm25: Vec<(&usize, &f32)> = tool_bm25.iter().collect();
     by_bm25.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
     candidates.extend(by_bm25.iter().take(config.global_tools).map(|(i, _)| **i));
