@@ -51,7 +51,12 @@ pub fn judge(query: &Query, answer: &Answer, ks: &[usize]) -> QueryOutcome {
     let serves = |tools: &[RankedTool], rank: usize| -> Vec<usize> {
         let t = &tools[rank];
         (0..query.relevant.len())
-            .filter(|&g| query.relevant[g].iter().any(|p| p.server == t.server && p.tool == t.tool))
+            .filter(|&g| {
+                // A collapsed mirror counts as its original: the tool is also its alternates'.
+                query.relevant[g]
+                    .iter()
+                    .any(|p| p.tool == t.tool && (p.server == t.server || t.alternates.contains(&p.server)))
+            })
             .collect()
     };
     let hits_at = |tools: &[RankedTool], k: usize| -> usize {
@@ -135,6 +140,7 @@ mod tests {
                     score: 0.5,
                     confidence: 0.5,
                     named: false,
+                    alternates: Vec::new(),
                 })
                 .collect(),
         )

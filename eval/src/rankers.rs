@@ -21,6 +21,8 @@ pub struct RankedTool {
     pub confidence: f32,
     /// Named in the query.
     pub named: bool,
+    /// Servers that mirror this tool's server (the same tool set): the same tool is theirs too.
+    pub alternates: Vec<String>,
 }
 
 /// An answer: the decision, what it delivers, and the whole ranking it decided on.
@@ -70,6 +72,7 @@ fn ranked(h: &ToolHit) -> RankedTool {
         score: h.score,
         confidence: h.confidence,
         named: h.match_kind == MatchKind::Name,
+        alternates: h.alternates.iter().map(|a| a.server.clone()).collect(),
     }
 }
 

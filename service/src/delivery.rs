@@ -105,7 +105,13 @@ fn render_found(answer: &DiscoverResponse, session: &mut DeliveredTools) -> (Str
             answer.query.trim()
         ));
         for hit in &fresh {
-            let record = json!({"server": hit.server, "server_id": hit.server_id, "name": hit.name, "risk": hit.risk, "tool": hit.tool});
+            let mut record =
+                json!({"server": hit.server, "server_id": hit.server_id, "name": hit.name, "risk": hit.risk});
+            if !hit.alternates.is_empty() {
+                let ids: Vec<&str> = hit.alternates.iter().map(|a| a.server_id.as_str()).collect();
+                record["also_served_by"] = json!(ids);
+            }
+            record["tool"] = serde_json::to_value(&hit.tool).unwrap_or(Value::Null);
             text.push_str(&record.to_string());
             text.push('\n');
         }

@@ -14,9 +14,10 @@ use crate::analysis::Analysis;
 use crate::decision::{Decision, fingerprint};
 use crate::fusion::FusionWeights;
 use crate::intents::intents;
+use crate::mirrors::Mirrors;
 use crate::names::NameIndex;
 use crate::params::{
-    ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
+    Alternate, ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
     MAX_QUERY_CHARS, MatchKind, PinsResponse, ServerHit, ServerInfoResponse, ServersResponse, Status, ToolHit,
     ToolResponse,
 };
@@ -145,6 +146,8 @@ struct Live {
     held: Arc<HashSet<usize>>,
     /// Each tool's risk class, by index.
     risks: Arc<Vec<Risk>>,
+    /// Servers with the same tool set.
+    mirrors: Arc<Mirrors>,
 }
 
 /// A searchable index: a live snapshot and the embedding model that queries it.
@@ -544,7 +547,9 @@ impl Engine {
             .into_iter()
             .filter(|t| !live.held.contains(t) && !excluded.contains(t))
             .collect();
-        let mut candidates: Vec<usize> = passes.iter().flat_map(|p| p.candidates.iter().copied()).collect();
+        // A mirror's tool is the tool of the first server of its group: one capability, shown once.
+        let mut candidates: Vec<usize> =
+            passes.iter().flat_map(|p| p.candidates.iter().map(|&t| live.mirrors.canonical(t))).collect();
         candidates.sort_unstable();
         candidates.dedup();
         candidates.retain(|t| !named.contains(t) && !live.held.contains(t) && !excluded.contains(t));
@@ -703,7 +708,16 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
         .map(|(i, _)| i)
         .collect();
     let risks = classify_all(&snapshot, &config.risk_overrides);
-    Ok(Live { snapshot: Arc::new(snapshot), names, profiles, decision, held: Arc::new(held), risks: Arc::new(risks) })
+    let mirrors = Arc::new(Mirrors::new(&snapshot));
+    Ok(Live {
+        snapshot: Arc::new(snapshot),
+        names,
+        profiles,
+        decision,
+        held: Arc::new(held),
+        risks: Arc::new(risks),
+        mirrors,
+    })
 }
 
 /// Whether `profile` permits tool `t`.
@@ -732,6 +746,12 @@ fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: Matc
         derived: tool.derived.clone(),
         warnings,
         risk: live.risks[t].clone(),
+        alternates: live
+            .mirrors
+            .alternates(tool.server as usize)
+            .iter()
+            .map(|&s| Alternate { server: snap.servers[s].name.clone(), server_id: snap.servers[s].server_id.clone() })
+            .collect(),
         tool: raw(&tool.tool_json),
     }
 }

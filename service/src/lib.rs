@@ -21,6 +21,7 @@ mod fusion;
 mod intents;
 mod listen;
 mod metrics;
+mod mirrors;
 mod names;
 mod openapi;
 mod params;
@@ -49,7 +50,7 @@ pub use openapi::{
     OpenaiToolSearchOutput, TextBlock, openapi_json,
 };
 pub use params::{
-    ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
+    Alternate, ApproveResponse, DEFAULT_LIMIT, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MAX_LIMIT,
     MAX_QUERY_CHARS, MatchKind, PinsResponse, ReloadResponse, ServerHit, ServerInfoResponse, ServersResponse, Status,
     ToolHit, ToolResponse,
 };

@@ -9,7 +9,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::decision::DecisionSource;
 use crate::delivery::Format;
 use crate::params::{
-    ApproveResponse, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MatchKind, PinsResponse,
+    Alternate, ApproveResponse, DiscoverParams, DiscoverResponse, HealthResponse, HeldTool, MatchKind, PinsResponse,
     ReloadResponse, ServerHit, ServerInfoResponse, ServersResponse, Status, ToolHit, ToolResponse,
 };
 use crate::risk::Risk;
@@ -132,6 +132,7 @@ pub enum DiscoverAnswer {
         DiscoverResponse,
         DiscoverAnswer,
         ToolHit,
+        Alternate,
         ServerHit,
         Status,
         MatchKind,

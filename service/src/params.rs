@@ -91,9 +91,22 @@ pub struct ToolHit {
     pub warnings: Vec<String>,
     /// What calling it can do (`read` … `irreversible`) and why.
     pub risk: Risk,
+    /// Servers that declare the same tool set (mirrors, editions): this tool is also theirs, callable
+    /// under their ids; only this one is shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternates: Vec<Alternate>,
     /// The MCP `Tool` object, verbatim.
     #[schema(value_type = Object)]
     pub tool: Box<RawValue>,
+}
+
+/// A server that mirrors the one of a hit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Alternate {
+    /// Its name.
+    pub server: String,
+    /// Its id.
+    pub server_id: String,
 }
 
 /// One server in an answer.

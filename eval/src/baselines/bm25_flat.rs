@@ -84,7 +84,7 @@ impl Ranker for Bm25Flat {
             if exclude.iter().any(|p| p.server == server && p.tool == tool) {
                 continue;
             }
-            tools.push(RankedTool { server, tool, score, confidence: score, named: false });
+            tools.push(RankedTool { server, tool, score, confidence: score, named: false, alternates: Vec::new() });
         }
         tools.truncate(k);
         Ok(Answer::undecided(tools))

@@ -59,6 +59,7 @@ pub(crate) fn ranked_tools(snapshot: &Snapshot, scored: Vec<(usize, f32)>, exclu
             score,
             confidence: score,
             named: false,
+            alternates: Vec::new(),
         })
         .collect();
     Answer::undecided(tools)
