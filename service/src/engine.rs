@@ -332,12 +332,20 @@ impl Engine {
                 "tools that serve this request exist, but the policy of profile {name:?} does not allow them"
             ));
         }
-        let closest = if ranking.found { Vec::new() } else { ranking.ranked.into_iter().take(3).collect() };
+        let mut closest: Vec<ToolHit> =
+            if ranking.found { Vec::new() } else { ranking.ranked.into_iter().take(3).collect() };
+        let mut tools = ranking.delivered;
+        if let Some((_, p)) = profile {
+            // Alternates the profile may not see are not named either.
+            for hit in tools.iter_mut().chain(closest.iter_mut()) {
+                hit.alternates.retain(|a| p.server_allowed(&a.server_id, &a.server));
+            }
+        }
         Ok(DiscoverResponse {
             status: if ranking.found { Status::Found } else { Status::NotFound },
             query: params.query.clone(),
             threshold: ranking.threshold,
-            tools: ranking.delivered,
+            tools,
             servers: ranking.servers,
             closest,
             reason,
@@ -547,9 +555,14 @@ impl Engine {
             .into_iter()
             .filter(|t| !live.held.contains(t) && !excluded.contains(t))
             .collect();
-        // A mirror's tool is the tool of the first server of its group: one capability, shown once.
+        // A mirror's tool is the tool of the first server of its group: one capability, shown once (unless
+        // the caller's profile may not see that one, and then the mirror's own stands).
+        let stand_in = |t: usize| {
+            let c = live.mirrors.canonical(t);
+            if profile.is_none_or(|p| permits(&live, p, c)) { c } else { t }
+        };
         let mut candidates: Vec<usize> =
-            passes.iter().flat_map(|p| p.candidates.iter().map(|&t| live.mirrors.canonical(t))).collect();
+            passes.iter().flat_map(|p| p.candidates.iter().map(|&t| stand_in(t))).collect();
         candidates.sort_unstable();
         candidates.dedup();
         candidates.retain(|t| !named.contains(t) && !live.held.contains(t) && !excluded.contains(t));

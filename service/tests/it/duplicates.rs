@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use toolscout_service::{DeliveredTools, DiscoverParams, Engine, EngineConfig, render};
+use toolscout_service::{DeliveredTools, DiscoverParams, EffectClass, Engine, EngineConfig, Profile, render};
 use toolscout_test_support::{hash_embedder, hashed_index, reference_catalog};
 
 #[test]
@@ -42,6 +42,15 @@ fn colliding_server_names_are_shown_by_their_unique_ids() {
         assert!(text.contains(&format!("{server_id}/{name}")), "the text names {server_id}/{name}: {text}");
     }
     assert!(text.contains(r#""also_served_by":["slack-2","slack-team"]"#), "the text names the alternates: {text}");
+    // A profile that may see only the edition gets the edition's own tools, and no word of the others.
+    let mut team = Profile::allowing(EffectClass::Irreversible);
+    team.allow_servers = Some(vec!["slack-team".into()]);
+    let seen = engine.search_as(&params, Some(("team", &team))).expect("search");
+    assert!(!seen.tools.is_empty(), "{seen:?}");
+    for hit in &seen.tools {
+        assert_eq!(hit.server_id, "slack-team");
+        assert!(hit.alternates.is_empty(), "hidden servers are not named: {:?}", hit.alternates);
+    }
     // The alternate is still a server of its own: looked up, and callable, by its id.
     assert_eq!(engine.tool("slack-2", &shown[0].1).expect("lookup").server_id, "slack-2");
 }
