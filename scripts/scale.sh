@@ -45,11 +45,15 @@ for pair in "mcpzero:$WORK/mcpzero-test-plus-bfcl.jsonl" "live:data/eval/livemcp
   log "eval $queries on $WORK/idx-$name (alone)"
   "$BIN" eval --index "$WORK/idx-$name" --queries "$queries" --baseline all
   # At scale the mcp-zero baseline is left out: it embeds every tool description at setup (~100K texts).
-  for ranker in engine bm25-flat dense-flat; do
+  for ranker in engine engine-no-collapse bm25-flat dense-flat; do
     log "eval $queries on $INDEX: $ranker"
-    baseline=()
-    [ $ranker = engine ] || baseline=(--baseline $ranker)
-    "$BIN" eval --index "$INDEX" --queries "$queries" "${baseline[@]}"
+    extra=()
+    case $ranker in
+      engine) ;;
+      engine-no-collapse) extra=(--no-collapse-mirrors) ;;  # mirrors answered separately: what collapsing adds
+      *) extra=(--baseline $ranker) ;;
+    esac
+    "$BIN" eval --index "$INDEX" --queries "$queries" "${extra[@]}"
   done
 done
 

@@ -83,6 +83,9 @@ pub(crate) struct EngineArgs {
     /// Leave out tools whose definitions the description scan flagged.
     #[arg(long, env = "TOOLSCOUT_EXCLUDE_FLAGGED")]
     pub exclude_flagged: bool,
+    /// Answer mirror servers' tools separately instead of as their group's first (to measure the collapse).
+    #[arg(long)]
+    pub no_collapse_mirrors: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -126,6 +129,7 @@ impl EngineArgs {
         config.multi_intent = !self.single_intent;
         config.exclude_flagged = self.exclude_flagged;
         config.order_by_fused = self.order_by_fused;
+        config.collapse_mirrors = !self.no_collapse_mirrors;
         Ok(config)
     }
 }

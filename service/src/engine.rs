@@ -58,6 +58,8 @@ pub struct EngineConfig {
     pub rerank_depth: usize,
     /// Operator overrides of tools' risk classes (a policy file's `[risk]` table).
     pub risk_overrides: RiskOverrides,
+    /// Answer a mirror server's tools as the first server of its group (off: to measure what it does).
+    pub collapse_mirrors: bool,
 }
 
 impl Default for EngineConfig {
@@ -73,6 +75,7 @@ impl Default for EngineConfig {
             rerank_depth: 30,
             order_by_fused: false,
             risk_overrides: RiskOverrides::new(),
+            collapse_mirrors: true,
         }
     }
 }
@@ -558,6 +561,9 @@ impl Engine {
         // A mirror's tool is the tool of the first server of its group: one capability, shown once (unless
         // the caller's profile may not see that one, and then the mirror's own stands).
         let stand_in = |t: usize| {
+            if !self.config.collapse_mirrors {
+                return t;
+            }
             let c = live.mirrors.canonical(t);
             if profile.is_none_or(|p| permits(&live, p, c)) { c } else { t }
         };
