@@ -24,7 +24,7 @@ use crate::params::{
 use crate::policy::Profile;
 use crate::profile::Profiles;
 use crate::query_cache::QueryCache;
-use crate::risk::{Risk, RiskOverrides, classify_all, request_classes};
+use crate::risk::{Risk, RiskOverrides, classify_objects, request_classes, tool_objects};
 use crate::stages::Candidate;
 use crate::stages::arrange::{Arranging, arrange};
 use crate::stages::decide::{decide, reason};
@@ -726,8 +726,10 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
         })
         .map(|(i, _)| i)
         .collect();
-    let risks = classify_all(&snapshot, &config.risk_overrides);
-    let mirrors = Arc::new(Mirrors::new(&snapshot));
+    // Tool objects parsed once for both.
+    let objects = tool_objects(&snapshot);
+    let risks = classify_objects(&snapshot, &objects, &config.risk_overrides);
+    let mirrors = Arc::new(Mirrors::new(&snapshot, &objects));
     Ok(Live {
         snapshot: Arc::new(snapshot),
         names,

@@ -22,12 +22,23 @@ fn table() -> &'static HashMap<String, String> {
 /// `text` with every known abbreviation spelled out, or `None` when it uses none.
 pub(crate) fn spelled_out(text: &str) -> Option<String> {
     let table = table();
+    replace_words(text, char::is_alphanumeric, |word| table.get(&word.to_lowercase()).map(String::as_str))
+}
+
+/// `text` with each word (a run of characters `in_word` accepts) that `replacement` has a replacement for
+/// replaced, everything else kept as is; `None` when nothing was replaced. Shared by the abbreviation
+/// pass and respelling.
+pub(crate) fn replace_words<'a>(
+    text: &str,
+    in_word: impl Fn(char) -> bool,
+    mut replacement: impl FnMut(&str) -> Option<&'a str>,
+) -> Option<String> {
     let mut changed = false;
     let mut out = String::with_capacity(text.len() + 16);
     let mut word = String::new();
     let mut flush = |word: &mut String, out: &mut String| {
         if !word.is_empty() {
-            match table.get(&word.to_lowercase()) {
+            match replacement(word) {
                 Some(long) => {
                     out.push_str(long);
                     changed = true;
@@ -38,7 +49,7 @@ pub(crate) fn spelled_out(text: &str) -> Option<String> {
         }
     };
     for c in text.chars() {
-        if c.is_alphanumeric() {
+        if in_word(c) {
             word.push(c);
         } else {
             flush(&mut word, &mut out);

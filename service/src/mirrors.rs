@@ -18,8 +18,8 @@ pub(crate) struct Mirrors {
 }
 
 impl Mirrors {
-    /// Groups the servers of `snap` by their tool set.
-    pub(crate) fn new(snap: &Snapshot) -> Mirrors {
+    /// Groups the servers of `snap` by their tool set (`objects[t]`: tool `t`'s object, parsed).
+    pub(crate) fn new(snap: &Snapshot, objects: &[Value]) -> Mirrors {
         let mut canonical: Vec<usize> = (0..snap.tools.len()).collect();
         let mut alternates = vec![Vec::new(); snap.servers.len()];
         let mut groups: HashMap<Vec<(String, String)>, Vec<usize>> = HashMap::new();
@@ -27,8 +27,8 @@ impl Mirrors {
             let mut signature: Vec<(String, String)> = snap
                 .server_tools(s)
                 .map(|t| {
-                    let tool: Value = serde_json::from_str(&snap.tools[t].tool_json).unwrap_or(Value::Null);
-                    let schema = tool.get("inputSchema").map(|v| canonical_json(&without_prose(v))).unwrap_or_default();
+                    let schema =
+                        objects[t].get("inputSchema").map(|v| canonical_json(&without_prose(v))).unwrap_or_default();
                     (snap.tools[t].name.clone(), schema)
                 })
                 .collect();

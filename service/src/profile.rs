@@ -208,31 +208,7 @@ impl Profiles {
     /// (one edit, for words of five letters or more), when there is one; `None` when nothing changed.
     /// "serch wikipeda" becomes "search wikipedia".
     pub(crate) fn respell(&self, text: &str) -> Option<String> {
-        let mut changed = false;
-        let mut out = String::with_capacity(text.len());
-        let mut word = String::new();
-        let mut flush = |word: &mut String, out: &mut String| {
-            if !word.is_empty() {
-                match self.correction(word) {
-                    Some(c) => {
-                        out.push_str(c);
-                        changed = true;
-                    }
-                    None => out.push_str(word),
-                }
-                word.clear();
-            }
-        };
-        for c in text.chars() {
-            if c.is_ascii_alphabetic() {
-                word.push(c);
-            } else {
-                flush(&mut word, &mut out);
-                out.push(c);
-            }
-        }
-        flush(&mut word, &mut out);
-        changed.then_some(out)
+        crate::expand::replace_words(text, |c| c.is_ascii_alphabetic(), |word| self.correction(word))
     }
 
     /// The catalog word `word` is most likely a misspelling of.
