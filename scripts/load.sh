@@ -136,7 +136,8 @@ trap stop_server EXIT
 
 # start_server INDEX LOG: starts the server on a free loopback port; sets SERVER and ADDR.
 start_server() {
-  "$BIN" serve --index "$1" --addr 127.0.0.1:0 2>"$2" &
+  # Loopback only, and the reload mode needs the admin route: served without a token here.
+  "$BIN" serve --index "$1" --addr 127.0.0.1:0 --admin-without-token 2>"$2" &
   SERVER=$!
   ADDR=
   for _ in $(seq 1 600); do
@@ -178,7 +179,7 @@ for name in $CATALOGS; do
       if [ "$mode" = reload ]; then
         : >"$WORK/reloads.txt"
         (while sleep "$RELOAD_EVERY"; do
-          curl -fsS -X POST "$ADDR/v1/admin/reload" >>"$WORK/reloads.txt" && echo >>"$WORK/reloads.txt"
+          curl -fsS -X POST -H 'content-type: application/json' -d '{}' "$ADDR/v1/admin/reload" >>"$WORK/reloads.txt" && echo >>"$WORK/reloads.txt"
         done) &
         RELOADER=$!
       fi

@@ -18,9 +18,23 @@ pub(crate) struct ModelArgs {
     /// ONNX Runtime library (≥ 1.24); default: found by `toolscout setup`'s lookup.
     #[arg(long, env = "ORT_DYLIB_PATH")]
     pub ort_dylib: Option<PathBuf>,
-    /// ONNX Runtime threads.
-    #[arg(long, env = "TOOLSCOUT_THREADS", default_value_t = 2)]
-    pub threads: usize,
+    /// ONNX Runtime threads per model session [default: 1 for `serve` and `mcp`, 2 otherwise].
+    #[arg(long, env = "TOOLSCOUT_THREADS")]
+    pub threads: Option<usize>,
+    /// Model sessions (copies of the model): how many texts embed at the same time, across requests and
+    /// across the intents of one request [default: 2 for `serve` and `mcp`, 1 otherwise].
+    #[arg(long, env = "TOOLSCOUT_SESSIONS")]
+    pub sessions: Option<usize>,
+}
+
+/// What the model will mostly do, which sets the default sessions and threads (measured:
+/// `cargo bench -p toolscout-indexer --bench embed`, BENCHMARKS.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Workload {
+    /// One caller at a time (index builds, eval, search): one session using both cores.
+    Batch,
+    /// Concurrent requests (serve, mcp): two single-threaded sessions side by side.
+    Serve,
 }
 
 impl ModelArgs {
@@ -48,11 +62,16 @@ impl ModelArgs {
         }
     }
 
-    /// Loads the model.
-    pub(crate) fn embedder(&self) -> Result<Arc<FastEmbedder>> {
+    /// Loads the model, set up for `workload` unless threads or sessions are given.
+    pub(crate) fn embedder(&self, workload: Workload) -> Result<Arc<FastEmbedder>> {
         let (model_dir, ort_dylib) = self.paths()?;
         let mut config = EmbedderConfig::new(model_dir, ort_dylib);
-        config.threads = self.threads;
+        let (sessions, threads) = match workload {
+            Workload::Batch => (1, 2),
+            Workload::Serve => (2, 1),
+        };
+        config.threads = self.threads.unwrap_or(threads);
+        config.sessions = self.sessions.unwrap_or(sessions);
         Ok(Arc::new(FastEmbedder::load(&config).context("loading the embedding model")?))
     }
 }
@@ -93,16 +112,16 @@ pub(crate) struct EngineArgs {
 impl EngineArgs {
     /// Loads the model and opens the index.
     pub(crate) fn open(&self, index: &Path) -> Result<Engine> {
-        self.open_with(index, None)
+        self.open_with(index, None, Workload::Batch)
     }
 
-    /// Opens the index with the risk overrides of `policy`.
-    pub(crate) fn open_with(&self, index: &Path, policy: Option<&Policy>) -> Result<Engine> {
+    /// Opens the index with the risk overrides of `policy`, the model set up for `workload`.
+    pub(crate) fn open_with(&self, index: &Path, policy: Option<&Policy>, workload: Workload) -> Result<Engine> {
         let mut config = self.config()?;
         if let Some(p) = policy {
             config.risk_overrides = p.risk.clone();
         }
-        let embedder = self.model.embedder()?;
+        let embedder = self.model.embedder(workload)?;
         Engine::with_embedder(index, embedder, config).with_context(|| format!("opening index {}", index.display()))
     }
 

@@ -10,7 +10,7 @@ use toolscout_eval::{FitOptions, FitSet, fit, read_queries};
 use toolscout_indexer::IndexDir;
 use toolscout_service::Engine;
 
-use crate::args::{EngineArgs, parse_set};
+use crate::args::{EngineArgs, Workload, parse_set};
 use crate::human;
 
 /// Fit the found / not-found decision from labelled queries (dev sets, never test sets).
@@ -47,7 +47,7 @@ pub(crate) struct CalibrateArgs {
 }
 
 pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
-    let embedder = a.engine.model.embedder()?;
+    let embedder = a.engine.model.embedder(Workload::Batch)?;
     let config = a.engine.config()?;
     let mut sets = Vec::new();
     for spec in &a.sets {

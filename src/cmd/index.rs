@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use toolscout_indexer::{BuildOptions, Catalog, CatalogFormat, IndexDir, MAX_REMOVED_SHARE, build, import_catalog};
 
-use crate::args::{ModelArgs, PolicyArgs};
+use crate::args::{ModelArgs, PolicyArgs, Workload};
 use crate::human;
 
 /// Build (or update) an index from catalog files.
@@ -74,7 +74,7 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
             merged.push(server);
         }
     }
-    let embedder = a.model.embedder()?;
+    let embedder = a.model.embedder(Workload::Batch)?;
     let options = BuildOptions {
         incremental,
         quarantine_new_servers: a.quarantine_new_servers,

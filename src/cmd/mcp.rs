@@ -10,7 +10,7 @@ use clap::Args;
 use toolscout_indexer::HostConfig;
 use toolscout_meta_tool::{Access, Backend, Proxy};
 
-use crate::args::{EngineArgs, PolicyArgs};
+use crate::args::{EngineArgs, PolicyArgs, Workload};
 
 /// Serve the `discover_tools` MCP tool over stdio (logs go to stderr), or over Streamable HTTP.
 #[derive(Args, Debug)]
@@ -42,7 +42,8 @@ pub(crate) struct McpArgs {
 
 pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
     let policy = a.policy.load()?;
-    let engine: Arc<dyn Backend> = Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?);
+    let engine: Arc<dyn Backend> =
+        Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), Workload::Serve)?);
     let access = match &policy {
         Some((p, name)) => {
             let name = name.clone().or_else(|| p.default_profile.clone()).ok_or_else(|| {

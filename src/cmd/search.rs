@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use toolscout_service::DiscoverParams;
 
-use crate::args::{EngineArgs, PolicyArgs};
+use crate::args::{EngineArgs, PolicyArgs, Workload};
 use crate::human;
 
 /// Search an index from the command line.
@@ -35,7 +35,7 @@ pub(crate) struct SearchArgs {
 
 pub(crate) async fn run(a: SearchArgs) -> Result<ExitCode> {
     let policy = a.policy.load()?;
-    let engine = a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?;
+    let engine = a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), Workload::Batch)?;
     let params = DiscoverParams { server: a.server, limit: Some(a.limit), ..DiscoverParams::new(a.need) };
     let profile = match &policy {
         Some((p, name)) => {

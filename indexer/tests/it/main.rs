@@ -5,5 +5,6 @@
 //! command does both); a missing dependency fails loudly rather than skipping.
 
 mod crawl;
+mod embed;
 mod import;
 mod snapshot;
