@@ -1,7 +1,7 @@
 //! Where an HNSW graph starts to beat an exact scan: random unit vectors of the model's size (384) at
 //! growing counts, the same queries through `Ann::search` (k=50, as the engine asks) and `flat_top_k`,
 //! median time per query, and the ratio in the same run. `FLAT_BELOW` is set from this table.
-//! `cargo bench -p toolscout-indexer --bench ann` (release; ~1 minute).
+//! `cargo bench -p toolscout-indexer --bench ann` (release; ~1 minute; `ANN_SIZES=2000,4000` for some sizes).
 
 use std::time::Instant;
 
@@ -39,10 +39,13 @@ fn main() {
     let queries = vectors(QUERIES, 7);
     println!("| vectors | HNSW µs/query | flat µs/query | flat / HNSW | HNSW recall@50 vs flat |");
     println!("|---:|---:|---:|---:|---:|");
-    let sizes: &[usize] = if std::env::args().any(|a| a == "--bench") {
-        &[500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
-    } else {
-        &[500] // `cargo test --benches`: one small size, to prove it runs
+    // `ANN_SIZES=2000,4000` measures only those sizes.
+    let chosen: Option<Vec<usize>> =
+        std::env::var("ANN_SIZES").ok().map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
+    let sizes: &[usize] = match &chosen {
+        Some(sizes) => sizes,
+        None if std::env::args().any(|a| a == "--bench") => &[500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000],
+        None => &[500], // `cargo test --benches`: one small size, to prove it runs
     };
     for &n in sizes {
         let data = vectors(n, n as u64);

@@ -97,12 +97,26 @@ impl Ann {
 
 /// Cosine similarity of two L2-normalized vectors (their dot product).
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    // Eight independent partial sums: a plain `sum()` is one serial chain (float addition is not
+    // reassociated), which the compiler cannot vectorize; eight lanes it can (3–4× faster here, measured
+    // by the `ann` bench's flat column).
+    const LANES: usize = 8;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0f32; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for i in 0..LANES {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
 }
 
 /// Below this many vectors an exact scan is faster than the HNSW graph (measured by
 /// `cargo bench -p toolscout-indexer --bench ann`; BENCHMARKS.md "Flat scan or HNSW").
-pub const FLAT_BELOW: usize = 4_000;
+pub const FLAT_BELOW: usize = 32_000;
 
 /// The `k` nearest of `vectors` to `query` by an exact scan (ids are positions), best first.
 pub fn flat_top_k<'a>(vectors: impl Iterator<Item = &'a [f32]>, query: &[f32], k: usize) -> Vec<AnnHit> {
@@ -132,6 +146,18 @@ mod tests {
     fn unit(v: Vec<f32>) -> Vec<f32> {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         v.into_iter().map(|x| x / n).collect()
+    }
+
+    #[test]
+    fn cosine_is_the_dot_product_at_every_length() {
+        for n in [0usize, 1, 7, 8, 9, 31, 384, 385] {
+            let a: Vec<f32> = (0..n as u64).map(lcg).collect();
+            let b: Vec<f32> = (0..n as u64).map(|i| lcg(i + 1000)).collect();
+            let plain: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+            assert!((f64::from(cosine(&a, &b)) - plain).abs() < 1e-4, "length {n}");
+        }
+        // Different lengths: the common prefix.
+        assert_eq!(cosine(&[1.0, 2.0, 3.0], &[1.0, 1.0]), 3.0);
     }
 
     #[test]
