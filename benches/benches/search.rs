@@ -28,7 +28,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode};
 use toolscout_eval::{Answer, Kind, Query, Ranker, baseline, read_queries};
 use toolscout_indexer::{
-    BuildOptions, Embedder, EmbedderConfig, FastEmbedder, IndexDir, Snapshot, build, cosine, import_catalog,
+    Ann, BuildOptions, Embedder, EmbedderConfig, FastEmbedder, IndexDir, Snapshot, build, cosine, import_catalog,
 };
 use toolscout_service::{
     DiscoverParams, DiscoverResponse, Engine, EngineConfig, MAX_QUERY_CHARS, StageTimes, Status, intents,
@@ -400,13 +400,22 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
             &mut g,
             catalog,
             id,
-            move |fx| (0..fx.queries.len()).map(|i| exact(fx, servers, i, k)).collect::<Vec<_>>(),
+            // Snapshots below `FLAT_BELOW` vectors carry no graph: the bench builds one from the same vectors.
+            move |fx| {
+                let s = &fx.snapshot;
+                let vectors: Vec<&[f32]> = if servers {
+                    (0..s.servers.len()).map(|j| s.server_vector(j)).collect()
+                } else {
+                    (0..s.tools.len()).map(|j| s.tool_vector(j)).collect()
+                };
+                let exact: Vec<Vec<usize>> = (0..fx.queries.len()).map(|i| exact(fx, servers, i, k)).collect();
+                (Ann::build(&vectors), exact)
+            },
             |_, _, _| (),
-            move |_, fx, i, ()| {
-                let ann = if servers { &fx.snapshot.server_ann } else { &fx.snapshot.tool_ann };
+            move |(ann, _), fx, i, ()| {
                 ann.search(&fx.vectors[i], k).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
             },
-            move |exact, _, i, got: Vec<usize>| {
+            move |(_, exact), _, i, got: Vec<usize>| {
                 assert_eq!(got.len(), exact[i].len().min(k), "query {i}");
                 // Approximate, but the true nearest neighbour must be found.
                 assert!(got.contains(&exact[i][0]), "query {i}: HNSW missed the nearest vector");

@@ -6,7 +6,7 @@
 //! catalog.bin     servers and tools (bincode; tool objects as JSON text)
 //! vectors.bin     server and tool vectors (bincode)
 //! scan.bin        description-scan findings per tool (bincode)
-//! {servers,tools}.hnsw.{graph,data}   HNSW graphs
+//! {servers,tools}.hnsw.{graph,data}   HNSW graphs (only at FLAT_BELOW vectors or more)
 //! bm25-{servers,tools}/               tantivy indexes
 //! ```
 //! A build writes a new snapshot into a staging folder and [`IndexDir`] publishes it: a crash at any
@@ -281,9 +281,9 @@ impl Snapshot {
     }
 
     /// The `k` tools nearest to `query`: an exact scan below [`FLAT_BELOW`] tools (faster there, and
-    /// exact), the HNSW graph above.
+    /// exact) or when the snapshot has no graph (built below it), the HNSW graph above.
     pub fn nearest_tools(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
-        if self.tools.len() < FLAT_BELOW {
+        if self.tools.len() < FLAT_BELOW || self.tool_ann.is_empty() {
             flat_top_k((0..self.tools.len()).map(|i| self.tool_vector(i)), query, k)
         } else {
             self.tool_ann.search(query, k)
@@ -292,7 +292,7 @@ impl Snapshot {
 
     /// The `k` servers nearest to `query` (see [`Snapshot::nearest_tools`]).
     pub fn nearest_servers(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
-        if self.servers.len() < FLAT_BELOW {
+        if self.servers.len() < FLAT_BELOW || self.server_ann.is_empty() {
             flat_top_k((0..self.servers.len()).map(|i| self.server_vector(i)), query, k)
         } else {
             self.server_ann.search(query, k)
@@ -437,8 +437,12 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
         let warnings: Vec<Vec<String>> = scan_catalog(catalog).into_iter().flatten().collect();
         encode(&warnings, &tmp.join(SCAN))?;
         let mut hnsw = BTreeMap::new();
-        hnsw.insert("servers".to_string(), Ann::build(&chunks(&server_vectors, dim)).dump(&tmp, "servers")?);
-        hnsw.insert("tools".to_string(), Ann::build(&chunks(&tool_vectors, dim)).dump(&tmp, "tools")?);
+        // A graph only where the engine searches one: below `FLAT_BELOW` vectors it scans exactly.
+        let graph = |vectors: &[f32]| {
+            if vectors.len() / dim.max(1) < FLAT_BELOW { Ann::build(&[]) } else { Ann::build(&chunks(vectors, dim)) }
+        };
+        hnsw.insert("servers".to_string(), graph(&server_vectors).dump(&tmp, "servers")?);
+        hnsw.insert("tools".to_string(), graph(&tool_vectors).dump(&tmp, "tools")?);
         for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
             let d = tmp.join(name);
             std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;

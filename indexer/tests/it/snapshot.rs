@@ -26,9 +26,9 @@ fn build_open_and_search_both_levels() {
     let snap = Snapshot::open(&IndexDir::new(dir.path())).expect("open");
     assert_eq!(snap.tools.len(), 21);
     let q = embedder().embed_query("post a message in a chat channel").expect("embed");
-    let best_server = snap.server_ann.search(&q, 1)[0].id as usize;
+    let best_server = snap.nearest_servers(&q, 1)[0].id as usize;
     assert_eq!(snap.servers[best_server].name, "slack");
-    let best_tool = snap.tool_ann.search(&q, 1)[0].id as usize;
+    let best_tool = snap.nearest_tools(&q, 1)[0].id as usize;
     assert_eq!(snap.tools[best_tool].name, "slack_post_message");
     let bm = snap.tool_bm25.search("timezone convert", 1).expect("bm25");
     assert_eq!(snap.tools[bm[0].id as usize].name, "convert_time");
@@ -118,7 +118,7 @@ fn the_committed_index_of_the_current_format_opens() {
     assert_eq!((snap.manifest.servers, snap.manifest.tools), (3, 21));
     assert_eq!(snap.manifest.model_id, toolscout_indexer::Embedder::model_id(&embedder));
     let q = toolscout_indexer::Embedder::embed_query(&embedder, "slack post message").expect("embed");
-    let best = snap.tool_ann.search(&q, 1)[0].id as usize;
+    let best = snap.nearest_tools(&q, 1)[0].id as usize;
     assert_eq!(snap.servers[snap.tools[best].server as usize].name, "slack");
     assert!(!snap.tool_bm25.search("timezone convert", 3).expect("bm25").is_empty());
 }
