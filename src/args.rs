@@ -18,11 +18,11 @@ pub(crate) struct ModelArgs {
     /// ONNX Runtime library (≥ 1.24); default: found by `toolscout setup`'s lookup.
     #[arg(long, env = "ORT_DYLIB_PATH")]
     pub ort_dylib: Option<PathBuf>,
-    /// ONNX Runtime threads per model session [default: 1 for `serve` and `mcp`, 2 otherwise].
+    /// ONNX Runtime threads per model session [default: 1 for `serve` and `mcp --http`, 2 otherwise].
     #[arg(long, env = "TOOLSCOUT_THREADS")]
     pub threads: Option<usize>,
     /// Model sessions (copies of the model): how many texts embed at the same time, across requests and
-    /// across the intents of one request [default: 2 for `serve` and `mcp`, 1 otherwise].
+    /// across the intents of one request [default: 2 for `serve` and `mcp --http`, 1 otherwise].
     #[arg(long, env = "TOOLSCOUT_SESSIONS")]
     pub sessions: Option<usize>,
 }
@@ -31,9 +31,9 @@ pub(crate) struct ModelArgs {
 /// `cargo bench -p toolscout-indexer --bench embed`, BENCHMARKS.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Workload {
-    /// One caller at a time (index builds, eval, search): one session using both cores.
+    /// One caller at a time (index builds, eval, search, stdio MCP): one session using both cores.
     Batch,
-    /// Concurrent requests (serve, mcp): two single-threaded sessions side by side.
+    /// Concurrent requests (serve, MCP over HTTP): two single-threaded sessions side by side.
     Serve,
 }
 

@@ -42,8 +42,11 @@ pub(crate) struct McpArgs {
 
 pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
     let policy = a.policy.load()?;
+    // Over HTTP many sessions query at once; over stdio one host asks one thing at a time, and a second
+    // model session (~95 MiB) would buy little.
+    let workload = if a.http.is_some() { Workload::Serve } else { Workload::Batch };
     let engine: Arc<dyn Backend> =
-        Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), Workload::Serve)?);
+        Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), workload)?);
     let access = match &policy {
         Some((p, name)) => {
             let name = name.clone().or_else(|| p.default_profile.clone()).ok_or_else(|| {
