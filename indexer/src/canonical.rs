@@ -61,7 +61,7 @@ pub fn content_hash(tool: &Value) -> String {
 }
 
 /// Hex SHA-256 of `bytes`.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for b in digest {

@@ -24,7 +24,7 @@ use crate::params::{
 use crate::policy::Profile;
 use crate::profile::Profiles;
 use crate::query_cache::QueryCache;
-use crate::risk::{Risk, RiskOverrides, classify_objects, request_classes, tool_objects};
+use crate::risk::{Risk, RiskOverrides, classify, request_classes};
 use crate::stages::Candidate;
 use crate::stages::arrange::{Arranging, arrange};
 use crate::stages::decide::{decide, reason};
@@ -726,10 +726,16 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
         })
         .map(|(i, _)| i)
         .collect();
-    // Tool objects parsed once for both.
-    let objects = tool_objects(&snapshot);
-    let risks = classify_objects(&snapshot, &objects, &config.risk_overrides);
-    let mirrors = Arc::new(Mirrors::new(&snapshot, &objects));
+    // Each tool object parsed once, for its risk class and its schema digest, and dropped at once: holding
+    // every parsed object (gigabytes at 100K tools) would stay in the process's footprint for good.
+    let mut risks = Vec::with_capacity(snapshot.tools.len());
+    let mut schemas = Vec::with_capacity(snapshot.tools.len());
+    for t in &snapshot.tools {
+        let object: serde_json::Value = serde_json::from_str(&t.tool_json).unwrap_or(serde_json::Value::Null);
+        risks.push(classify(&snapshot.servers[t.server as usize].server_id, &t.name, &object, &config.risk_overrides));
+        schemas.push(crate::mirrors::schema_digest(&object));
+    }
+    let mirrors = Arc::new(Mirrors::new(&snapshot, &schemas));
     Ok(Live {
         snapshot: Arc::new(snapshot),
         names,

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use toolscout_indexer::{Snapshot, canonical_json};
+use toolscout_indexer::{Snapshot, canonical_json, sha256_hex};
 
 /// The mirror groups of one snapshot.
 #[derive(Debug, Default)]
@@ -18,25 +18,23 @@ pub(crate) struct Mirrors {
 }
 
 impl Mirrors {
-    /// Groups the servers of `snap` by their tool set (`objects[t]`: tool `t`'s object, parsed).
-    pub(crate) fn new(snap: &Snapshot, objects: &[Value]) -> Mirrors {
+    /// Groups the servers of `snap` by their tool set (`schemas[t]`: [`schema_digest`] of tool `t`).
+    pub(crate) fn new(snap: &Snapshot, schemas: &[String]) -> Mirrors {
         let mut canonical: Vec<usize> = (0..snap.tools.len()).collect();
         let mut alternates = vec![Vec::new(); snap.servers.len()];
-        let mut groups: HashMap<Vec<(String, String)>, Vec<usize>> = HashMap::new();
+        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
         for s in 0..snap.servers.len() {
-            let mut signature: Vec<(String, String)> = snap
+            let mut signature: Vec<(&str, &str)> = snap
                 .server_tools(s)
-                .map(|t| {
-                    let schema =
-                        objects[t].get("inputSchema").map(|v| canonical_json(&without_prose(v))).unwrap_or_default();
-                    (snap.tools[t].name.clone(), schema)
-                })
+                .map(|t| (snap.tools[t].name.as_str(), schemas.get(t).map_or("", String::as_str)))
                 .collect();
             if signature.is_empty() {
                 continue;
             }
-            signature.sort();
-            groups.entry(signature).or_default().push(s);
+            signature.sort_unstable();
+            // One digest per server: the group key stays small however large the schemas are.
+            let text: String = signature.iter().map(|(n, d)| format!("{n}\u{0}{d}\u{0}")).collect();
+            groups.entry(sha256_hex(text.as_bytes())).or_default().push(s);
         }
         for members in groups.values().filter(|m| m.len() > 1) {
             let first = members[0];
@@ -65,6 +63,11 @@ impl Mirrors {
     pub(crate) fn alternates(&self, s: usize) -> &[usize] {
         self.alternates.get(s).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The digest of a tool's input schema without its prose: what makes two tools of the same name the same.
+pub(crate) fn schema_digest(tool: &Value) -> String {
+    tool.get("inputSchema").map(|v| sha256_hex(canonical_json(&without_prose(v)).as_bytes())).unwrap_or_default()
 }
 
 /// A schema without its prose (`description` and `title` strings), which editions reword.

@@ -191,28 +191,16 @@ fn verbs(words: &[String], positional: bool) -> Vec<(String, EffectClass)> {
     out
 }
 
-/// The risk of every tool of `snapshot`, by index.
+/// The risk of every tool of `snapshot`, by index (each tool object parsed in turn, never all at once).
 pub fn classify_all(snapshot: &toolscout_indexer::Snapshot, overrides: &RiskOverrides) -> Vec<Risk> {
-    classify_objects(snapshot, &tool_objects(snapshot), overrides)
-}
-
-/// [`classify_all`] over tool objects parsed already (`objects[t]` is tool `t`'s).
-pub(crate) fn classify_objects(
-    snapshot: &toolscout_indexer::Snapshot,
-    objects: &[Value],
-    overrides: &RiskOverrides,
-) -> Vec<Risk> {
     snapshot
         .tools
         .iter()
-        .zip(objects)
-        .map(|(t, object)| classify(&snapshot.servers[t.server as usize].server_id, &t.name, object, overrides))
+        .map(|t| {
+            let object: Value = serde_json::from_str(&t.tool_json).unwrap_or(Value::Null);
+            classify(&snapshot.servers[t.server as usize].server_id, &t.name, &object, overrides)
+        })
         .collect()
-}
-
-/// Every tool object of `snapshot`, parsed (`null` for one that does not parse).
-pub(crate) fn tool_objects(snapshot: &toolscout_indexer::Snapshot) -> Vec<Value> {
-    snapshot.tools.iter().map(|t| serde_json::from_str(&t.tool_json).unwrap_or(Value::Null)).collect()
 }
 
 /// Tools per class, for build reports: `[(class, count)]` least to most.
