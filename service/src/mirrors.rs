@@ -100,4 +100,16 @@ mod tests {
         let c = json!({"type": "object", "properties": {"q": {"type": "integer"}}});
         assert_ne!(without_prose(&a), without_prose(&c));
     }
+
+    #[test]
+    fn schema_digest_ignores_prose_and_nothing_else() {
+        let tool = |schema: Value| json!({"name": "search", "description": "words", "inputSchema": schema});
+        let a = tool(json!({"type": "object", "properties": {"q": {"type": "string", "description": "A"}}}));
+        let b = tool(json!({"type": "object", "properties": {"q": {"type": "string", "description": "B"}}}));
+        let c = tool(json!({"type": "object", "properties": {"q": {"type": "integer"}}}));
+        assert_eq!(schema_digest(&a), schema_digest(&b));
+        assert_ne!(schema_digest(&a), schema_digest(&c));
+        assert_eq!(schema_digest(&a).len(), 64);
+        assert_eq!(schema_digest(&json!({"name": "x"})), "");
+    }
 }
