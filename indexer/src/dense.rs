@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use hnsw_rs::api::AnnT;
-use hnsw_rs::hnswio::HnswIo;
+use hnsw_rs::hnswio::{HnswIo, ReloadOptions};
 use hnsw_rs::prelude::{DistCosine, Hnsw};
 
 use crate::{Error, Result};
@@ -70,6 +70,9 @@ impl Ann {
             }
         }
         let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, base)));
+        // The vectors stay in the data file, memory-mapped (the graph's links are read into memory): pages
+        // are read as searches touch them and can be dropped again by the kernel.
+        io.set_options(ReloadOptions::default().set_mmap(true));
         let hnsw = io.load_hnsw::<f32, DistCosine>().map_err(|e| Error::corrupt(dir, format!("hnsw {base}: {e}")))?;
         Ok(Ann { hnsw: Some(hnsw) })
     }

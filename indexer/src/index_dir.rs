@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::atomic::{sync_dir, write_atomic, write_synced};
 use crate::calibration::{CALIBRATION_VERSION, Calibration};
-use crate::pins::Pins;
+use crate::pins::{PinHashes, Pins};
 use crate::{Error, Result};
 
 const CURRENT: &str = "CURRENT";
@@ -202,6 +202,14 @@ impl IndexDir {
         match self.read_optional(PINS)? {
             Some(text) => serde_json::from_str(&text).map_err(|e| self.malformed(PINS, e)),
             None => Ok(Pins::default()),
+        }
+    }
+
+    /// What a query engine needs of the pins ([`PinHashes`]), without parsing the definitions.
+    pub fn read_pin_hashes(&self) -> Result<PinHashes> {
+        match self.read_optional(PINS)? {
+            Some(text) => serde_json::from_str(&text).map_err(|e| self.malformed(PINS, e)),
+            None => Ok(PinHashes::default()),
         }
     }
 

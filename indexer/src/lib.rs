@@ -43,7 +43,7 @@ pub use error::{Error, Result};
 pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use index_dir::IndexDir;
-pub use pins::{FieldDrift, HoldReason, Pin, PinReport, Pins, Quarantined};
+pub use pins::{FieldDrift, HoldReason, Pin, PinHashes, PinReport, Pins, Quarantined};
 pub use registry::{RegistryOptions, RegistryRead, RegistryServer, parse_registry};
 pub use scan::{scan_catalog, scan_tool};
 pub use snapshot::{

@@ -80,6 +80,31 @@ pub struct Pins {
     pub quarantine: BTreeMap<String, Quarantined>,
 }
 
+/// The part of the pin file a query engine needs — each pinned tool's hash and which tools are held back —
+/// read without the definitions, which are most of the file (~270 MB at 100K tools) and would otherwise
+/// be parsed into memory at every load.
+#[derive(Debug, Default, Deserialize)]
+pub struct PinHashes {
+    pinned: std::collections::HashMap<String, HashOnly>,
+    quarantine: std::collections::HashMap<String, serde::de::IgnoredAny>,
+}
+
+#[derive(Debug, Deserialize)]
+struct HashOnly {
+    hash: String,
+}
+
+impl PinHashes {
+    /// Whether tool `key` (`server_id/tool`) with content hash `hash` is held back: pinned with another
+    /// definition, or not pinned and in quarantine (its server is new).
+    pub fn holds(&self, key: &str, hash: &str) -> bool {
+        match self.pinned.get(key) {
+            Some(pin) => pin.hash != hash,
+            None => self.quarantine.contains_key(key),
+        }
+    }
+}
+
 /// What [`Pins::observe`] did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PinReport {
@@ -247,5 +272,12 @@ mod tests {
         let dir = crate::IndexDir::new(tempfile::tempdir().expect("tempdir").keep());
         dir.write_pins(&pins).expect("write");
         assert_eq!(dir.read_pins().expect("read"), pins);
+        // The engine's light view agrees: a changed tool and a new server's tool are held, a pinned one is not.
+        let hashes = dir.read_pin_hashes().expect("read hashes");
+        let pinned_hash = pins.pinned["a/t"].hash.clone();
+        assert!(!hashes.holds("a/t", &pinned_hash));
+        assert!(hashes.holds("a/t", "sha256:other"));
+        assert!(hashes.holds("b/t", &pins.quarantine["b/t"].hash), "a new server's tool is held");
+        assert!(!hashes.holds("c/t", "sha256:any"), "an unknown tool is not");
     }
 }

@@ -712,18 +712,12 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
     let decision = Decision::for_index(index, embedder.model_id(), &config.fingerprint(), config.request_cut)?;
     let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
     let profiles = Arc::new(Profiles::new(&snapshot));
-    let pins = index.read_pins()?;
+    let pins = index.read_pin_hashes()?;
     let held = snapshot
         .tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| {
-            let key = format!("{}/{}", snapshot.servers[t.server as usize].server_id, t.name);
-            match pins.pinned.get(&key) {
-                Some(pin) => pin.hash != t.hash,
-                None => pins.quarantine.contains_key(&key),
-            }
-        })
+        .filter(|(_, t)| pins.holds(&format!("{}/{}", snapshot.servers[t.server as usize].server_id, t.name), &t.hash))
         .map(|(i, _)| i)
         .collect();
     // Each tool object parsed once, for its risk class and its schema digest, and dropped at once: holding
