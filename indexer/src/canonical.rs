@@ -70,11 +70,35 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex
 }
 
+/// Hex SHA-256 of the file at `path`, read in pieces (snapshot files are hundreds of MB at 100K tools).
+pub fn sha256_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf)? {
+            0 => break,
+            n => hasher.update(&buf[..n]),
+        }
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn a_file_hashes_as_its_bytes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("f");
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 251) as u8).collect(); // several read pieces
+        std::fs::write(&path, &bytes).expect("write");
+        assert_eq!(sha256_file(&path).expect("hash"), sha256_hex(&bytes));
+    }
 
     fn check(input: Value, expected: &str) {
         assert_eq!(canonical_json(&input), expected);

@@ -17,6 +17,7 @@ mod error;
 mod host_config;
 mod import;
 mod index_dir;
+mod mapped;
 mod pins;
 mod registry;
 mod scan;
@@ -28,7 +29,7 @@ mod validate;
 pub use atomic::write_atomic;
 pub use bm25::{Bm25, Bm25Hit};
 pub use calibration::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
-pub use canonical::{canonical_json, content_hash, sha256_hex};
+pub use canonical::{canonical_json, content_hash, sha256_file, sha256_hex};
 pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, Stale, ToolRecord};
 pub use crawl::{
     CrawlOptions, CrawlOutcome, CrawlReport, CrawledServer, Protocol, ServerFailure, Upstream, crawl, crawl_one,

@@ -3,8 +3,9 @@
 //! Files of a snapshot folder (the index folder around it is [`IndexDir`]'s):
 //! ```text
 //! manifest.json   format version, model id, dimensions, counts, file checksums
-//! catalog.bin     servers and tools (bincode; tool objects as JSON text)
-//! vectors.bin     server and tool vectors (bincode)
+//! catalog.bin     servers and tools (bincode; where each tool object lies in tools.jsonl)
+//! tools.jsonl     the tool objects, verbatim, one JSON text per line (memory-mapped when open)
+//! vectors.f32     server vectors then tool vectors, little-endian f32 (memory-mapped when open)
 //! scan.bin        description-scan findings per tool (bincode)
 //! {servers,tools}.hnsw.{graph,data}   HNSW graphs (only at FLAT_BELOW vectors or more)
 //! bm25-{servers,tools}/               tantivy indexes
@@ -20,11 +21,12 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::bm25::Bm25;
-use crate::canonical::sha256_hex;
+use crate::canonical::{sha256_file, sha256_hex};
 use crate::catalog::Catalog;
 use crate::dense::{Ann, AnnHit, FLAT_BELOW, flat_top_k};
 use crate::embed::Embedder;
 use crate::index_dir::{IndexDir, fault_point, write_staged};
+use crate::mapped::{Mapped, float_bytes};
 use crate::pins::PinReport;
 use crate::scan::scan_catalog;
 use crate::text::{server_text, tool_text};
@@ -32,11 +34,13 @@ use crate::{Error, Result};
 
 /// Version of the on-disk format this build writes and reads.
 /// 2: BM25 documents have four weighted fields (name, description, params, context) instead of two.
-pub const FORMAT_VERSION: u32 = 3;
+/// 4: vectors and tool objects in files of their own, read in place (memory-mapped) instead of decoded.
+pub const FORMAT_VERSION: u32 = 4;
 
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
-const VECTORS: &str = "vectors.bin";
+const VECTORS: &str = "vectors.f32";
+const TOOL_OBJECTS: &str = "tools.jsonl";
 /// Description-scan findings per tool (optional: snapshots written before the scan have none).
 const SCAN: &str = "scan.bin";
 
@@ -156,8 +160,11 @@ pub struct StoredTool {
     pub server: u32,
     /// Tool name.
     pub name: String,
-    /// The MCP `Tool` object, verbatim, as JSON text (bincode cannot carry `serde_json::Value`).
-    pub tool_json: String,
+    /// Where its MCP `Tool` object, verbatim, lies in `tools.jsonl` (byte offset and length; read it with
+    /// [`Snapshot::tool_json`]).
+    pub json_at: u64,
+    /// Length in bytes of its object in `tools.jsonl`.
+    pub json_len: u32,
     /// Content hash.
     pub hash: String,
     /// Set when the object was derived rather than declared.
@@ -172,14 +179,8 @@ struct CatalogFile {
     tools: Vec<StoredTool>,
 }
 
-#[derive(Serialize, Deserialize)]
-struct VectorsFile {
-    dim: u32,
-    servers: Vec<f32>,
-    tools: Vec<f32>,
-}
-
-/// An open snapshot: everything a query needs, in memory (tantivy's files are memory-mapped).
+/// An open snapshot: everything a query needs. Vectors, tool objects, the HNSW graphs' vectors and tantivy's
+/// files are memory-mapped; the rest is in memory.
 pub struct Snapshot {
     /// The snapshot's folder.
     pub dir: PathBuf,
@@ -189,8 +190,10 @@ pub struct Snapshot {
     pub servers: Vec<StoredServer>,
     /// Tools, grouped by server.
     pub tools: Vec<StoredTool>,
-    server_vectors: Vec<f32>,
-    tool_vectors: Vec<f32>,
+    /// `vectors.f32`: server vectors, then tool vectors.
+    vectors: Mapped,
+    /// `tools.jsonl`.
+    tool_objects: Mapped,
     /// Description-scan findings, per tool (empty when clean).
     pub tool_warnings: Vec<Vec<String>>,
     /// HNSW over server vectors.
@@ -209,14 +212,18 @@ impl std::fmt::Debug for Snapshot {
     }
 }
 
-impl Snapshot {
-    /// Opens the live snapshot of the index folder `index_dir`, checking version and checksums.
-    pub fn open(index_dir: &IndexDir) -> Result<Snapshot> {
-        Snapshot::open_snapshot(&index_dir.snapshot(&index_dir.current()?))
-    }
+/// What a snapshot stores, checked, without its search structures (what a build reuses).
+struct Stored {
+    manifest: Manifest,
+    catalog: CatalogFile,
+    vectors: Mapped,
+    tool_objects: Mapped,
+    tool_warnings: Vec<Vec<String>>,
+}
 
-    /// Opens one snapshot folder.
-    pub fn open_snapshot(dir: &Path) -> Result<Snapshot> {
+impl Stored {
+    /// Reads the manifest, checks the format version and every checksum, and opens the stored files.
+    fn open(dir: &Path) -> Result<Stored> {
         let manifest_path = dir.join(MANIFEST);
         let text = std::fs::read_to_string(&manifest_path).map_err(|e| Error::io("reading", &manifest_path, e))?;
         let probe: serde_json::Value =
@@ -228,23 +235,25 @@ impl Snapshot {
         let manifest: Manifest =
             serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
         for (rel, want) in &manifest.checksums {
-            let path = dir.join(rel);
-            let bytes = std::fs::read(&path).map_err(|e| Error::corrupt(dir, format!("{rel}: {e}")))?;
-            if &sha256_hex(&bytes) != want {
+            let got = sha256_file(&dir.join(rel)).map_err(|e| Error::corrupt(dir, format!("{rel}: {e}")))?;
+            if &got != want {
                 return Err(Error::corrupt(dir, format!("checksum mismatch in {rel}")));
             }
         }
         let catalog: CatalogFile = decode(&dir.join(CATALOG), dir)?;
-        let vectors: VectorsFile = decode(&dir.join(VECTORS), dir)?;
-        let dim = vectors.dim as usize;
+        let vectors = Mapped::open(&dir.join(VECTORS))?;
+        let tool_objects = Mapped::open(&dir.join(TOOL_OBJECTS))?;
+        let floats = vectors.floats().map_or(usize::MAX, <[f32]>::len);
         if catalog.servers.len() != manifest.servers
             || catalog.tools.len() != manifest.tools
-            || vectors.servers.len() != manifest.servers * dim
-            || vectors.tools.len() != manifest.tools * dim
+            || floats != (manifest.servers + manifest.tools) * manifest.dimensions
         {
-            return Err(Error::corrupt(dir, "counts in catalog.bin / vectors.bin do not match the manifest"));
+            return Err(Error::corrupt(dir, "counts in catalog.bin / vectors.f32 do not match the manifest"));
         }
-        let base = |k: &str| manifest.hnsw.get(k).cloned().flatten();
+        let objects = tool_objects.bytes().len() as u64;
+        if catalog.tools.iter().any(|t| t.json_at.saturating_add(u64::from(t.json_len)) > objects) {
+            return Err(Error::corrupt(dir, "a tool object lies outside tools.jsonl"));
+        }
         let tool_warnings: Vec<Vec<String>> = if dir.join(SCAN).is_file() {
             decode(&dir.join(SCAN), dir)?
         } else {
@@ -253,31 +262,84 @@ impl Snapshot {
         if tool_warnings.len() != catalog.tools.len() {
             return Err(Error::corrupt(dir, "scan.bin does not match the tools"));
         }
+        Ok(Stored { manifest, catalog, vectors, tool_objects, tool_warnings })
+    }
+
+    /// Each tool's content hash by (server id, name).
+    fn tool_hashes(&self) -> PreviousTools {
+        let servers = &self.catalog.servers;
+        self.catalog
+            .tools
+            .iter()
+            .map(|t| ((servers[t.server as usize].server_id.clone(), t.name.clone()), t.hash.clone()))
+            .collect()
+    }
+
+    /// Each stored document's position ([`Stored::vector`]) by the hash of its embedded text.
+    fn text_hashes(&self) -> HashMap<&str, usize> {
+        let servers = self.catalog.servers.iter().map(|s| s.text_hash.as_str());
+        servers
+            .chain(self.catalog.tools.iter().map(|t| t.text_hash.as_str()))
+            .enumerate()
+            .map(|(i, h)| (h, i))
+            .collect()
+    }
+
+    /// The vector of stored document `i` (servers first, then tools).
+    fn vector(&self, i: usize) -> &[f32] {
+        let d = self.manifest.dimensions;
+        &self.vectors.floats().expect("the length of vectors.f32 was checked at open")[i * d..(i + 1) * d]
+    }
+}
+
+impl Snapshot {
+    /// Opens the live snapshot of the index folder `index_dir`, checking version and checksums.
+    pub fn open(index_dir: &IndexDir) -> Result<Snapshot> {
+        Snapshot::open_snapshot(&index_dir.snapshot(&index_dir.current()?))
+    }
+
+    /// Opens one snapshot folder.
+    pub fn open_snapshot(dir: &Path) -> Result<Snapshot> {
+        let stored = Stored::open(dir)?;
+        let base = |k: &str| stored.manifest.hnsw.get(k).cloned().flatten();
         Ok(Snapshot {
-            tool_warnings,
             server_ann: Ann::load(dir, base("servers").as_deref())?,
             tool_ann: Ann::load(dir, base("tools").as_deref())?,
             server_bm25: Bm25::open(&dir.join("bm25-servers"))?,
             tool_bm25: Bm25::open(&dir.join("bm25-tools"))?,
             dir: dir.to_path_buf(),
-            servers: catalog.servers,
-            tools: catalog.tools,
-            server_vectors: vectors.servers,
-            tool_vectors: vectors.tools,
-            manifest,
+            tool_warnings: stored.tool_warnings,
+            servers: stored.catalog.servers,
+            tools: stored.catalog.tools,
+            vectors: stored.vectors,
+            tool_objects: stored.tool_objects,
+            manifest: stored.manifest,
         })
     }
 
     /// The vector of server `i`.
     pub fn server_vector(&self, i: usize) -> &[f32] {
         let d = self.manifest.dimensions;
-        &self.server_vectors[i * d..(i + 1) * d]
+        &self.floats()[i * d..(i + 1) * d]
     }
 
     /// The vector of tool `i`.
     pub fn tool_vector(&self, i: usize) -> &[f32] {
         let d = self.manifest.dimensions;
-        &self.tool_vectors[i * d..(i + 1) * d]
+        let at = (self.servers.len() + i) * d;
+        &self.floats()[at..at + d]
+    }
+
+    fn floats(&self) -> &[f32] {
+        self.vectors.floats().expect("the length of vectors.f32 was checked at open")
+    }
+
+    /// The MCP `Tool` object of tool `i`, verbatim, as JSON text.
+    pub fn tool_json(&self, i: usize) -> &str {
+        let t = &self.tools[i];
+        let at = t.json_at as usize;
+        std::str::from_utf8(&self.tool_objects.bytes()[at..at + t.json_len as usize])
+            .expect("tools.jsonl was written as UTF-8 and checksummed at open")
     }
 
     /// The `k` tools nearest to `query`: an exact scan below [`FLAT_BELOW`] tools (faster there, and
@@ -328,13 +390,21 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
     let started = Instant::now();
     out.create()?;
     out.collect_garbage(usize::MAX); // staging folders of killed builds; no snapshot is pruned here
-    let (previous, previous_tools) = previous_snapshot(out, embedder.model_id(), options.incremental);
+    // The live snapshot's stored parts (not its graphs or BM25 readers): its tool hashes, and its vectors
+    // by text hash, read in place, when they can be reused.
+    let live = out.current().and_then(|id| Stored::open(&out.snapshot(&id))).ok();
+    let previous_tools: PreviousTools = live.as_ref().map(Stored::tool_hashes).unwrap_or_default();
+    let previous: HashMap<&str, usize> = match &live {
+        Some(live) if options.incremental && live.manifest.model_id == embedder.model_id() => live.text_hashes(),
+        _ => HashMap::new(),
+    };
 
     // Search texts, flattened.
     let mut servers = Vec::with_capacity(catalog.servers.len());
     let mut tools = Vec::with_capacity(catalog.tool_count());
     let mut server_docs = Vec::new();
     let mut tool_docs = Vec::new();
+    let mut tool_objects = String::new();
     for (si, server) in catalog.servers.iter().enumerate() {
         let doc = server_text(server);
         servers.push(StoredServer {
@@ -356,15 +426,19 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
         server_docs.push(doc);
         for tool in &server.tools {
             let doc = tool_text(server, tool);
+            let json = serde_json::to_string(&tool.tool).expect("a JSON value always serializes");
             tools.push(StoredTool {
                 server: si as u32,
                 name: tool.name.clone(),
-                tool_json: serde_json::to_string(&tool.tool).expect("a JSON value always serializes"),
+                json_at: tool_objects.len() as u64,
+                json_len: json.len() as u32,
                 hash: tool.hash.clone(),
                 derived: tool.derived.clone(),
                 text_hash: sha256_hex(doc.embed.as_bytes()),
             });
             tool_docs.push(doc);
+            tool_objects.push_str(&json);
+            tool_objects.push('\n');
         }
     }
 
@@ -389,7 +463,10 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
 
     // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
-        let mut out: Vec<Option<Vec<f32>>> = hashes.iter().map(|h| previous.get(*h).cloned()).collect();
+        let mut out: Vec<Option<Vec<f32>>> = hashes
+            .iter()
+            .map(|h| previous.get(h.as_str()).zip(live.as_ref()).map(|(&i, l)| l.vector(i).to_vec()))
+            .collect();
         let mut missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].is_none()).collect();
         missing.sort_by_key(|&i| texts[i].len()); // similar lengths batch together (less padding)
         stats.reused += out.len() - missing.len();
@@ -430,10 +507,12 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
     let tmp = out.staging(&id)?;
     let written = (|| -> Result<Manifest> {
         encode(&CatalogFile { servers: servers.clone(), tools: tools.clone() }, &tmp.join(CATALOG))?;
-        encode(
-            &VectorsFile { dim: dim as u32, servers: server_vectors.clone(), tools: tool_vectors.clone() },
-            &tmp.join(VECTORS),
-        )?;
+        write_staged(&tmp.join(TOOL_OBJECTS), tool_objects.as_bytes())?;
+        let mut vectors = Vec::with_capacity(4 * (server_vectors.len() + tool_vectors.len()));
+        vectors.extend_from_slice(float_bytes(&server_vectors));
+        vectors.extend_from_slice(float_bytes(&tool_vectors));
+        write_staged(&tmp.join(VECTORS), &vectors)?;
+        drop(vectors);
         let warnings: Vec<Vec<String>> = scan_catalog(catalog).into_iter().flatten().collect();
         encode(&warnings, &tmp.join(SCAN))?;
         let mut hnsw = BTreeMap::new();
@@ -484,28 +563,8 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
     Ok(manifest)
 }
 
-/// Text hash → vector of the live snapshot (when it used the same model and reuse is on), and its tool
-/// hashes by (server id, name).
+/// Content hashes of a snapshot's tools by (server id, name).
 type PreviousTools = HashMap<(String, String), String>;
-
-fn previous_snapshot(out: &IndexDir, model_id: &str, reuse: bool) -> (HashMap<String, Vec<f32>>, PreviousTools) {
-    let Ok(prev) = Snapshot::open(out) else { return Default::default() };
-    let tools = prev
-        .tools
-        .iter()
-        .map(|t| ((prev.servers[t.server as usize].server_id.clone(), t.name.clone()), t.hash.clone()))
-        .collect();
-    let mut vectors = HashMap::new();
-    if reuse && prev.manifest.model_id == model_id {
-        for (i, s) in prev.servers.iter().enumerate() {
-            vectors.insert(s.text_hash.clone(), prev.server_vector(i).to_vec());
-        }
-        for (i, t) in prev.tools.iter().enumerate() {
-            vectors.insert(t.text_hash.clone(), prev.tool_vector(i).to_vec());
-        }
-    }
-    (vectors, tools)
-}
 
 fn checksum_tree(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io("reading", dir, e))?;
@@ -518,8 +577,7 @@ fn checksum_tree(root: &Path, dir: &Path, out: &mut BTreeMap<String, String>) ->
             if rel == MANIFEST || rel.ends_with(".lock") || rel.ends_with("meta.json.lock") {
                 continue;
             }
-            let bytes = std::fs::read(&path).map_err(|e| Error::io("reading", &path, e))?;
-            out.insert(rel, sha256_hex(&bytes));
+            out.insert(rel, sha256_file(&path).map_err(|e| Error::io("reading", &path, e))?);
         }
     }
     Ok(())

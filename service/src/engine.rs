@@ -680,7 +680,7 @@ impl Engine {
             hash: tool.hash.clone(),
             derived: tool.derived.clone(),
             risk: live.risks[t].clone(),
-            tool: raw(&tool.tool_json),
+            tool: raw(snap.tool_json(t)),
         })
     }
 
@@ -724,8 +724,8 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
     // every parsed object (gigabytes at 100K tools) would stay in the process's footprint for good.
     let mut risks = Vec::with_capacity(snapshot.tools.len());
     let mut schemas = Vec::with_capacity(snapshot.tools.len());
-    for t in &snapshot.tools {
-        let object: serde_json::Value = serde_json::from_str(&t.tool_json).unwrap_or(serde_json::Value::Null);
+    for (i, t) in snapshot.tools.iter().enumerate() {
+        let object: serde_json::Value = serde_json::from_str(snapshot.tool_json(i)).unwrap_or(serde_json::Value::Null);
         risks.push(classify(&snapshot.servers[t.server as usize].server_id, &t.name, &object, &config.risk_overrides));
         schemas.push(crate::mirrors::schema_digest(&object));
     }
@@ -773,7 +773,7 @@ fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: Matc
             .iter()
             .map(|&s| Alternate { server: snap.servers[s].name.clone(), server_id: snap.servers[s].server_id.clone() })
             .collect(),
-        tool: raw(&tool.tool_json),
+        tool: raw(snap.tool_json(t)),
     }
 }
 

@@ -185,7 +185,8 @@ mod tests {
         StoredTool {
             server,
             name: name.into(),
-            tool_json: "{}".into(),
+            json_at: 0,
+            json_len: 0,
             hash: String::new(),
             derived: None,
             text_hash: String::new(),

@@ -105,8 +105,8 @@ impl Profiles {
             }
         }
         let table = families();
-        for t in &snap.tools {
-            let object: Value = serde_json::from_str(&t.tool_json).unwrap_or(Value::Null);
+        for (i, t) in snap.tools.iter().enumerate() {
+            let object: Value = serde_json::from_str(snap.tool_json(i)).unwrap_or(Value::Null);
             let description = object.get("description").and_then(Value::as_str).unwrap_or("");
             let title = object.get("title").and_then(Value::as_str).unwrap_or("");
             let name_words = split_name(&t.name);

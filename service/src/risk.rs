@@ -196,8 +196,9 @@ pub fn classify_all(snapshot: &toolscout_indexer::Snapshot, overrides: &RiskOver
     snapshot
         .tools
         .iter()
-        .map(|t| {
-            let object: Value = serde_json::from_str(&t.tool_json).unwrap_or(Value::Null);
+        .enumerate()
+        .map(|(i, t)| {
+            let object: Value = serde_json::from_str(snapshot.tool_json(i)).unwrap_or(Value::Null);
             classify(&snapshot.servers[t.server as usize].server_id, &t.name, &object, overrides)
         })
         .collect()

@@ -30,7 +30,7 @@ impl Bm25Flat {
         let mut names = Vec::new();
         for (i, t) in snapshot.tools.iter().enumerate() {
             let server = &snapshot.servers[t.server as usize].name;
-            let tool: serde_json::Value = serde_json::from_str(&t.tool_json).unwrap_or_default();
+            let tool: serde_json::Value = serde_json::from_str(snapshot.tool_json(i)).unwrap_or_default();
             let props: Vec<&str> = tool
                 .pointer("/inputSchema/properties")
                 .and_then(|p| p.as_object())
@@ -40,7 +40,7 @@ impl Bm25Flat {
                 "{server} {} {} {} {}",
                 t.name,
                 t.name.replace('_', " "),
-                description(&t.tool_json),
+                description(snapshot.tool_json(i)),
                 props.join(" ")
             );
             writer.add_document(doc!(id => i as u64, text => body))?;

@@ -36,8 +36,9 @@ impl McpZero {
         let tools: Vec<String> = snapshot
             .tools
             .iter()
-            .map(|t| {
-                let d = description(&t.tool_json);
+            .enumerate()
+            .map(|(i, t)| {
+                let d = description(snapshot.tool_json(i));
                 if d.trim().is_empty() { t.name.clone() } else { d }
             })
             .collect();

@@ -34,8 +34,15 @@ fn build_open_and_search_both_levels() {
     assert_eq!(snap.tools[bm[0].id as usize].name, "convert_time");
     // Tool objects are stored verbatim.
     let original = &catalog.servers[0].tools[0];
-    let stored = snap.tools.iter().find(|t| t.name == original.name).expect("stored");
-    assert_eq!(stored.tool_json, serde_json::to_string(&original.tool).expect("json"));
+    let stored = snap.tools.iter().position(|t| t.name == original.name).expect("stored");
+    assert_eq!(snap.tool_json(stored), serde_json::to_string(&original.tool).expect("json"));
+    for (i, (server, tool)) in catalog.servers.iter().flat_map(|s| s.tools.iter().map(move |t| (s, t))).enumerate() {
+        assert_eq!(
+            (snap.servers[snap.tools[i].server as usize].name.as_str(), snap.tools[i].name.as_str()),
+            (server.name.as_str(), tool.name.as_str())
+        );
+        assert_eq!(snap.tool_json(i), serde_json::to_string(&tool.tool).expect("json"), "every object, in place");
+    }
 }
 
 #[test]
@@ -77,11 +84,29 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
 
     // Flipping a byte in a data file is caught by the checksums.
     let snap_dir = dir.path().join("snapshots").join(&live.snapshot_id);
-    let vectors = snap_dir.join("vectors.bin");
-    let mut bytes = std::fs::read(&vectors).expect("read");
-    bytes[100] ^= 0xff;
-    std::fs::write(&vectors, bytes).expect("write");
-    assert!(matches!(Snapshot::open(&IndexDir::new(dir.path())), Err(Error::IndexCorrupt { .. })));
+    for file in ["vectors.f32", "tools.jsonl"] {
+        let path = snap_dir.join(file);
+        let original = std::fs::read(&path).expect("read");
+        let mut bytes = original.clone();
+        bytes[100] ^= 0xff;
+        std::fs::write(&path, bytes).expect("write");
+        assert!(matches!(Snapshot::open(&IndexDir::new(dir.path())), Err(Error::IndexCorrupt { .. })), "{file}");
+        std::fs::write(&path, original).expect("restore");
+    }
+    // A file of the wrong length is caught before it is read in place (checksums rewritten to match).
+    let path = snap_dir.join("vectors.f32");
+    let original = std::fs::read(&path).expect("read");
+    std::fs::write(&path, &original[..original.len() - 4]).expect("truncate");
+    let manifest_path = snap_dir.join("manifest.json");
+    let manifest_text = std::fs::read_to_string(&manifest_path).expect("manifest");
+    let mut m: serde_json::Value = serde_json::from_str(&manifest_text).expect("json");
+    m["checksums"]["vectors.f32"] = toolscout_indexer::sha256_file(&path).expect("hash").into();
+    std::fs::write(&manifest_path, m.to_string()).expect("write manifest");
+    let err = Snapshot::open(&IndexDir::new(dir.path())).expect_err("short vectors");
+    assert!(err.to_string().contains("vectors.f32"), "{err}");
+    std::fs::write(&path, original).expect("restore");
+    std::fs::write(&manifest_path, manifest_text).expect("restore manifest");
+    assert!(Snapshot::open(&IndexDir::new(dir.path())).is_ok());
 
     // A newer format is refused with a clear error.
     let manifest = snap_dir.join("manifest.json");
@@ -101,7 +126,7 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
 /// The committed index of the current format (`data/compat/index-v{FORMAT_VERSION}`) still opens and
 /// answers. A format change makes this fail on purpose: add a migration, or bump `FORMAT_VERSION` and
 /// regenerate the folder knowingly with `TOOLSCOUT_WRITE_COMPAT=1 cargo test -p toolscout-indexer --test it
-/// compat` (built with the model-free hash embedder from three servers of the reference catalog).
+/// committed_index` (built with the model-free hash embedder from three servers of the reference catalog).
 #[test]
 fn the_committed_index_of_the_current_format_opens() {
     let dir = root().join(format!("data/compat/index-v{FORMAT_VERSION}"));
