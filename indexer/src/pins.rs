@@ -17,13 +17,37 @@ use crate::{Error, Result};
 /// The fields compared when showing drift.
 const FIELDS: [&str; 6] = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"];
 
+/// A tool definition as the pin file keeps it: its JSON text, verbatim (a parsed value takes several times
+/// the memory, and a build holds one per tool: gigabytes at 100K tools). Parsed only to show drift.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Definition(Box<serde_json::value::RawValue>);
+
+impl Definition {
+    /// The definition of `tool`.
+    pub fn of(tool: &Value) -> Definition {
+        Definition(serde_json::value::to_raw_value(tool).expect("a JSON value always serializes"))
+    }
+
+    /// The definition, parsed.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for Definition {
+    fn eq(&self, other: &Definition) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
 /// One pinned tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pin {
     /// Content hash of the approved definition.
     pub hash: String,
     /// The approved definition.
-    pub definition: Value,
+    pub definition: Definition,
     /// When it was pinned or last approved (RFC 3339).
     pub since: String,
 }
@@ -55,7 +79,7 @@ pub struct Quarantined {
     /// Content hash of the held-back definition.
     pub hash: String,
     /// The held-back definition.
-    pub definition: Value,
+    pub definition: Definition,
     /// When it was first held back (RFC 3339).
     pub since: String,
 }
@@ -147,7 +171,7 @@ impl Pins {
                                 Quarantined {
                                     reason: HoldReason::Changed,
                                     hash: tool.hash.clone(),
-                                    definition: tool.tool.clone(),
+                                    definition: Definition::of(&tool.tool),
                                     since: now.clone(),
                                 },
                             );
@@ -161,7 +185,7 @@ impl Pins {
                                 Quarantined {
                                     reason: HoldReason::NewServer,
                                     hash: tool.hash.clone(),
-                                    definition: tool.tool.clone(),
+                                    definition: Definition::of(&tool.tool),
                                     since: now.clone(),
                                 },
                             );
@@ -171,7 +195,7 @@ impl Pins {
                     None => {
                         self.pinned.insert(
                             key,
-                            Pin { hash: tool.hash.clone(), definition: tool.tool.clone(), since: now.clone() },
+                            Pin { hash: tool.hash.clone(), definition: Definition::of(&tool.tool), since: now.clone() },
                         );
                         report.pinned += 1;
                     }
@@ -192,14 +216,13 @@ impl Pins {
     /// The fields that differ between the pin and the held-back definition of `key`.
     pub fn diff(&self, key: &str) -> Result<Vec<FieldDrift>> {
         let q = self.quarantine.get(key).ok_or_else(|| Error::bad_input(key, "is not in quarantine"))?;
-        let pinned = self.pinned.get(key).map(|p| &p.definition).unwrap_or(&Value::Null);
+        let pinned = self.pinned.get(key).map_or(Value::Null, |p| p.definition.value());
+        let held = q.definition.value();
         Ok(FIELDS
             .iter()
             .filter_map(|f| {
-                let (old, new) = (
-                    pinned.get(*f).cloned().unwrap_or(Value::Null),
-                    q.definition.get(*f).cloned().unwrap_or(Value::Null),
-                );
+                let (old, new) =
+                    (pinned.get(*f).cloned().unwrap_or(Value::Null), held.get(*f).cloned().unwrap_or(Value::Null));
                 (old != new).then(|| FieldDrift { field: f.to_string(), pinned: old, new })
             })
             .collect())

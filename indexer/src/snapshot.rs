@@ -14,6 +14,7 @@
 //! point leaves the previous snapshot live. Vectors of documents whose search text did not change are
 //! copied from the previous snapshot instead of being embedded again.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -173,10 +174,17 @@ pub struct StoredTool {
     pub text_hash: String,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct CatalogFile {
     servers: Vec<StoredServer>,
     tools: Vec<StoredTool>,
+}
+
+/// [`CatalogFile`] as a build writes it, borrowed (serde writes a slice as it writes a `Vec`).
+#[derive(Serialize)]
+struct CatalogFileRef<'a> {
+    servers: &'a [StoredServer],
+    tools: &'a [StoredTool],
 }
 
 /// An open snapshot: everything a query needs. Vectors, tool objects, the HNSW graphs' vectors and tantivy's
@@ -387,6 +395,26 @@ fn encode<T: Serialize>(value: &T, path: &Path) -> Result<()> {
 
 /// Builds a new snapshot of `catalog` in the index folder `out` and makes it live.
 pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options: &BuildOptions) -> Result<Manifest> {
+    build_from(Cow::Borrowed(catalog), embedder, out, options)
+}
+
+/// [`build`], taking the catalog: its parsed tool objects (about a gigabyte at 100K tools) are dropped
+/// once their texts, pins and scan findings are taken, before the embedding and the graph need memory.
+pub fn build_owned(
+    catalog: Catalog,
+    embedder: &dyn Embedder,
+    out: &IndexDir,
+    options: &BuildOptions,
+) -> Result<Manifest> {
+    build_from(Cow::Owned(catalog), embedder, out, options)
+}
+
+fn build_from(
+    catalog: Cow<'_, Catalog>,
+    embedder: &dyn Embedder,
+    out: &IndexDir,
+    options: &BuildOptions,
+) -> Result<Manifest> {
     let started = Instant::now();
     out.create()?;
     out.collect_garbage(usize::MAX); // staging folders of killed builds; no snapshot is pruned here
@@ -461,6 +489,13 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
         return Err(Error::MassRemoval { removed: stats.removed, live: previous_tools.len(), share });
     }
 
+    // Trust on first use (written below, once the snapshot is complete) and the description scan: the last
+    // uses of the catalog.
+    let mut pins = out.read_pins()?;
+    stats.pins = pins.observe(&catalog, options.quarantine_new_servers);
+    let warnings: Vec<Vec<String>> = scan_catalog(&catalog).into_iter().flatten().collect();
+    drop(catalog);
+
     // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
         let mut out: Vec<Option<Vec<f32>>> = hashes
@@ -488,10 +523,6 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
         vectorize(tools.iter().map(|t| &t.text_hash).collect(), tool_docs.iter().map(|d| &d.embed).collect())?;
     let dim = embedder.dim();
 
-    // Trust on first use (written below, once the snapshot is complete).
-    let mut pins = out.read_pins()?;
-    stats.pins = pins.observe(catalog, options.quarantine_new_servers);
-
     // Write everything into a staging folder.
     let content_key = sha256_hex(
         format!(
@@ -506,14 +537,13 @@ pub fn build(catalog: &Catalog, embedder: &dyn Embedder, out: &IndexDir, options
     let id = format!("{stamp}-{}", &content_key[..8]);
     let tmp = out.staging(&id)?;
     let written = (|| -> Result<Manifest> {
-        encode(&CatalogFile { servers: servers.clone(), tools: tools.clone() }, &tmp.join(CATALOG))?;
+        encode(&CatalogFileRef { servers: &servers, tools: &tools }, &tmp.join(CATALOG))?;
         write_staged(&tmp.join(TOOL_OBJECTS), tool_objects.as_bytes())?;
         let mut vectors = Vec::with_capacity(4 * (server_vectors.len() + tool_vectors.len()));
         vectors.extend_from_slice(float_bytes(&server_vectors));
         vectors.extend_from_slice(float_bytes(&tool_vectors));
         write_staged(&tmp.join(VECTORS), &vectors)?;
         drop(vectors);
-        let warnings: Vec<Vec<String>> = scan_catalog(catalog).into_iter().flatten().collect();
         encode(&warnings, &tmp.join(SCAN))?;
         let mut hnsw = BTreeMap::new();
         // A graph only where the engine searches one: below `FLAT_BELOW` vectors it scans exactly.

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use toolscout_indexer::{BuildOptions, Catalog, CatalogFormat, IndexDir, MAX_REMOVED_SHARE, build, import_catalog};
+use toolscout_indexer::{
+    BuildOptions, Catalog, CatalogFormat, IndexDir, MAX_REMOVED_SHARE, build_owned, import_catalog,
+};
 
 use crate::args::{ModelArgs, PolicyArgs, Workload};
 use crate::human;
@@ -82,7 +84,7 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
         max_removed_share: (!a.allow_mass_removal).then_some(MAX_REMOVED_SHARE),
     };
     let out = a.out.clone();
-    let manifest = tokio::task::spawn_blocking(move || build(&merged, embedder.as_ref(), &dir, &options))
+    let manifest = tokio::task::spawn_blocking(move || build_owned(merged, embedder.as_ref(), &dir, &options))
         .await?
         .context("building the index")?;
     eprintln!("{}", human::index_summary(&manifest, &out));
