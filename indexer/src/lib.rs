@@ -44,9 +44,9 @@ pub use error::{Error, Result};
 pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use index_dir::IndexDir;
-pub use pins::{Definition, FieldDrift, HoldReason, Pin, PinHashes, PinReport, Pins, Quarantined};
+pub use pins::{Definition, FieldDrift, HoldReason, Pin, PinHashes, PinObserver, PinReport, Pins, Quarantined};
 pub use registry::{RegistryOptions, RegistryRead, RegistryServer, parse_registry};
-pub use scan::{scan_catalog, scan_tool};
+pub use scan::{ToolOwners, scan_catalog, scan_tool};
 pub use snapshot::{
     BuildOptions, BuildStats, FORMAT_VERSION, MAX_REMOVED_SHARE, Manifest, Snapshot, StoredServer, StoredTool, build,
     build_owned,

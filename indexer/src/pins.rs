@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, ServerRecord};
 use crate::{Error, Result};
 
 /// The fields compared when showing drift.
@@ -129,6 +129,17 @@ impl PinHashes {
     }
 }
 
+/// The state of one [`Pins::observe`], server by server; `report` is what it did so far.
+#[derive(Debug)]
+pub struct PinObserver {
+    now: String,
+    known_servers: std::collections::HashSet<String>,
+    bootstrap: bool,
+    quarantine_new_servers: bool,
+    /// What was pinned and held back so far.
+    pub report: PinReport,
+}
+
 /// What [`Pins::observe`] did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PinReport {
@@ -145,64 +156,80 @@ impl Pins {
     /// new and `quarantine_new_servers` is set); pinned tools whose definition changed are quarantined.
     /// A quarantined tool whose definition went back to the pinned one is released.
     pub fn observe(&mut self, catalog: &Catalog, quarantine_new_servers: bool) -> PinReport {
-        let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-        let known_servers: std::collections::HashSet<String> = self
-            .pinned
-            .keys()
-            .chain(self.quarantine.keys())
-            .filter_map(|k| k.split_once('/').map(|(s, _)| s.to_string()))
-            .collect();
-        // The first build of an index trusts everything it sees (there is nothing to compare with).
-        let bootstrap = self.pinned.is_empty() && self.quarantine.is_empty();
-        let mut report = PinReport::default();
+        let mut observer = self.observer(quarantine_new_servers);
         for server in &catalog.servers {
-            let new_server = !bootstrap && !known_servers.contains(&server.server_id);
-            for tool in &server.tools {
-                let key = format!("{}/{}", server.server_id, tool.name);
-                match self.pinned.get(&key) {
-                    Some(pin) if pin.hash == tool.hash => {
-                        self.quarantine.remove(&key);
-                    }
-                    Some(_) => {
-                        let held = self.quarantine.get(&key).is_some_and(|q| q.hash == tool.hash);
-                        if !held {
-                            self.quarantine.insert(
-                                key.clone(),
-                                Quarantined {
-                                    reason: HoldReason::Changed,
-                                    hash: tool.hash.clone(),
-                                    definition: Definition::of(&tool.tool),
-                                    since: now.clone(),
-                                },
-                            );
-                            report.changed.push(key);
-                        }
-                    }
-                    None if new_server && quarantine_new_servers => {
-                        if !self.quarantine.contains_key(&key) {
-                            self.quarantine.insert(
-                                key.clone(),
-                                Quarantined {
-                                    reason: HoldReason::NewServer,
-                                    hash: tool.hash.clone(),
-                                    definition: Definition::of(&tool.tool),
-                                    since: now.clone(),
-                                },
-                            );
-                            report.new_server.push(key);
-                        }
-                    }
-                    None => {
-                        self.pinned.insert(
-                            key,
-                            Pin { hash: tool.hash.clone(), definition: Definition::of(&tool.tool), since: now.clone() },
+            self.observe_server(&mut observer, server);
+        }
+        observer.report
+    }
+
+    /// Starts observing a catalog server by server ([`Pins::observe_server`]); what it knew before the
+    /// first server is what decides which servers are new.
+    pub fn observer(&self, quarantine_new_servers: bool) -> PinObserver {
+        PinObserver {
+            now: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            known_servers: self
+                .pinned
+                .keys()
+                .chain(self.quarantine.keys())
+                .filter_map(|k| k.split_once('/').map(|(s, _)| s.to_string()))
+                .collect(),
+            // The first build of an index trusts everything it sees (there is nothing to compare with).
+            bootstrap: self.pinned.is_empty() && self.quarantine.is_empty(),
+            quarantine_new_servers,
+            report: PinReport::default(),
+        }
+    }
+
+    /// [`Pins::observe`] for one server of the catalog.
+    pub fn observe_server(&mut self, observer: &mut PinObserver, server: &ServerRecord) {
+        let PinObserver { now, known_servers, bootstrap, quarantine_new_servers, report } = observer;
+        let (quarantine_new_servers, bootstrap) = (*quarantine_new_servers, *bootstrap);
+        let new_server = !bootstrap && !known_servers.contains(&server.server_id);
+        for tool in &server.tools {
+            let key = format!("{}/{}", server.server_id, tool.name);
+            match self.pinned.get(&key) {
+                Some(pin) if pin.hash == tool.hash => {
+                    self.quarantine.remove(&key);
+                }
+                Some(_) => {
+                    let held = self.quarantine.get(&key).is_some_and(|q| q.hash == tool.hash);
+                    if !held {
+                        self.quarantine.insert(
+                            key.clone(),
+                            Quarantined {
+                                reason: HoldReason::Changed,
+                                hash: tool.hash.clone(),
+                                definition: Definition::of(&tool.tool),
+                                since: now.clone(),
+                            },
                         );
-                        report.pinned += 1;
+                        report.changed.push(key);
                     }
+                }
+                None if new_server && quarantine_new_servers => {
+                    if !self.quarantine.contains_key(&key) {
+                        self.quarantine.insert(
+                            key.clone(),
+                            Quarantined {
+                                reason: HoldReason::NewServer,
+                                hash: tool.hash.clone(),
+                                definition: Definition::of(&tool.tool),
+                                since: now.clone(),
+                            },
+                        );
+                        report.new_server.push(key);
+                    }
+                }
+                None => {
+                    self.pinned.insert(
+                        key,
+                        Pin { hash: tool.hash.clone(), definition: Definition::of(&tool.tool), since: now.clone() },
+                    );
+                    report.pinned += 1;
                 }
             }
         }
-        report
     }
 
     /// Approves a held-back definition (`server_id/tool`): it becomes the pin and leaves quarantine.

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, ServerRecord};
 
 /// Descriptions longer than this (in characters) are flagged.
 const MAX_DESCRIPTION: usize = 8_000;
@@ -49,21 +49,32 @@ const SECRET_PHRASES: [&str; 8] = [
 
 /// Scans every tool of a catalog: findings per server, per tool (same order as the catalog).
 pub fn scan_catalog(catalog: &Catalog) -> Vec<Vec<Vec<String>>> {
-    let mut owners: HashMap<&str, HashSet<usize>> = HashMap::new();
-    for (si, s) in catalog.servers.iter().enumerate() {
-        for t in &s.tools {
-            owners.entry(t.name.as_str()).or_default().insert(si);
+    let owners = ToolOwners::of(catalog);
+    catalog.servers.iter().enumerate().map(|(si, s)| owners.scan_server(si, s)).collect()
+}
+
+/// Which servers (by position in the catalog) declare each tool name: what [`scan_tool`] needs to tell
+/// the tools of *other* servers, kept apart from the catalog so it can be scanned server by server.
+#[derive(Debug, Default)]
+pub struct ToolOwners(HashMap<String, HashSet<usize>>);
+
+impl ToolOwners {
+    /// The owners of every tool name of `catalog`.
+    pub fn of(catalog: &Catalog) -> ToolOwners {
+        let mut owners: HashMap<String, HashSet<usize>> = HashMap::new();
+        for (si, s) in catalog.servers.iter().enumerate() {
+            for t in &s.tools {
+                owners.entry(t.name.clone()).or_default().insert(si);
+            }
         }
+        ToolOwners(owners)
     }
-    catalog
-        .servers
-        .iter()
-        .enumerate()
-        .map(|(si, s)| {
-            let other = |name: &str| owners.get(name).is_some_and(|o| o.iter().any(|&x| x != si));
-            s.tools.iter().map(|t| scan_tool(&t.tool, &other)).collect()
-        })
-        .collect()
+
+    /// The findings of each tool of `server`, the `si`-th server of the catalog.
+    pub fn scan_server(&self, si: usize, server: &ServerRecord) -> Vec<Vec<String>> {
+        let other = |name: &str| self.0.get(name).is_some_and(|o| o.iter().any(|&x| x != si));
+        server.tools.iter().map(|t| scan_tool(&t.tool, &other)).collect()
+    }
 }
 
 /// Scans one MCP `Tool` object. `is_other_tool` says whether a name belongs to a tool of *another*

@@ -24,12 +24,13 @@ use serde::{Deserialize, Serialize};
 use crate::bm25::Bm25;
 use crate::canonical::{sha256_file, sha256_hex};
 use crate::catalog::Catalog;
+use crate::catalog::ServerRecord;
 use crate::dense::{Ann, AnnHit, FLAT_BELOW, flat_top_k};
 use crate::embed::Embedder;
 use crate::index_dir::{IndexDir, fault_point, write_staged};
 use crate::mapped::{Mapped, float_bytes};
 use crate::pins::PinReport;
-use crate::scan::scan_catalog;
+use crate::scan::ToolOwners;
 use crate::text::{server_text, tool_text};
 use crate::{Error, Result};
 
@@ -427,13 +428,26 @@ fn build_from(
         _ => HashMap::new(),
     };
 
-    // Search texts, flattened.
+    // Server by server: search texts, stored records, tool objects as text, pins and scan findings. An
+    // owned catalog gives each server up once it is taken, so its parsed objects are freed as the texts
+    // grow instead of both being held at once.
     let mut servers = Vec::with_capacity(catalog.servers.len());
     let mut tools = Vec::with_capacity(catalog.tool_count());
     let mut server_docs = Vec::new();
     let mut tool_docs = Vec::new();
     let mut tool_objects = String::new();
-    for (si, server) in catalog.servers.iter().enumerate() {
+    let mut pins = out.read_pins()?;
+    let mut observer = pins.observer(options.quarantine_new_servers);
+    let owners = ToolOwners::of(&catalog);
+    let mut warnings: Vec<Vec<String>> = Vec::with_capacity(catalog.tool_count());
+    let records: Box<dyn Iterator<Item = Cow<'_, ServerRecord>>> = match catalog {
+        Cow::Borrowed(c) => Box::new(c.servers.iter().map(Cow::Borrowed)),
+        Cow::Owned(c) => Box::new(c.servers.into_iter().map(Cow::Owned)),
+    };
+    for (si, server) in records.enumerate() {
+        let server = server.as_ref();
+        pins.observe_server(&mut observer, server);
+        warnings.extend(owners.scan_server(si, server));
         let doc = server_text(server);
         servers.push(StoredServer {
             server_id: server.server_id.clone(),
@@ -489,12 +503,9 @@ fn build_from(
         return Err(Error::MassRemoval { removed: stats.removed, live: previous_tools.len(), share });
     }
 
-    // Trust on first use (written below, once the snapshot is complete) and the description scan: the last
-    // uses of the catalog.
-    let mut pins = out.read_pins()?;
-    stats.pins = pins.observe(&catalog, options.quarantine_new_servers);
-    let warnings: Vec<Vec<String>> = scan_catalog(&catalog).into_iter().flatten().collect();
-    drop(catalog);
+    // Trust on first use: written below, once the snapshot is complete.
+    stats.pins = observer.report;
+    release_freed_memory();
 
     // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
@@ -591,6 +602,16 @@ fn build_from(
     out.publish(&tmp, &id)?;
     out.collect_garbage(options.keep);
     Ok(manifest)
+}
+
+/// Hands memory freed by the allocator back to the system (glibc keeps freed small blocks otherwise: the
+/// parsed catalog of a large build would stay in the footprint through embedding and graph building).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap pages to the system; it touches no live allocation.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Content hashes of a snapshot's tools by (server id, name).
