@@ -34,11 +34,22 @@ pub struct EmbedderConfig {
     pub sessions: usize,
     /// Let ORT's worker threads spin while waiting for work (faster alone, collapses under contention).
     pub spinning: bool,
-    /// Texts per inference batch (16–32 is fastest here; 256 uses > 1 GB).
+    /// Most texts per inference batch (16–32 is fastest here for short texts); long texts are batched
+    /// fewer at a time ([`BATCH_CHARS`]).
     pub batch: usize,
     /// Tokens per text (MiniLM was trained at 256).
     pub max_length: usize,
 }
+
+/// Characters of text per inference batch, at most (a text counts up to the ~1,000 characters that fill
+/// `max_length` tokens): a batch is padded to its longest text, and ONNX Runtime keeps the memory of the
+/// largest batch it ran for the life of the session — 32 texts of 256 tokens took 1.27 GB, 8 took 290 MB,
+/// at the same speed (BENCHMARKS.md, "Build memory"). Texts are sorted by length first, so short texts
+/// still go 32 at a time.
+pub const BATCH_CHARS: usize = 8 * 1024;
+
+/// What one text counts towards [`BATCH_CHARS`] (longer texts are cut to the model's length anyway).
+const TEXT_CHARS_CAP: usize = 1024;
 
 /// Where `scripts/setup-models.sh` puts the default model, inside its install folder (`.deps`).
 pub const INSTALLED_MODEL: &str = "models/all-minilm-l6-v2-int8";
@@ -173,7 +184,10 @@ impl Embedder for FastEmbedder {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
-        let vectors = self.embed_with(&sorted)?;
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in batches(&sorted, self.batch) {
+            vectors.extend(self.embed_with(batch)?);
+        }
         let mut out = vec![Vec::new(); texts.len()];
         for (v, &i) in vectors.into_iter().zip(&order) {
             out[i] = v;
@@ -199,6 +213,25 @@ impl Embedder for FastEmbedder {
     }
 }
 
+/// `sorted` (shortest first) cut into batches of at most `most` texts and [`BATCH_CHARS`] characters of
+/// padded text (the longest text of a batch counted for each).
+fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < sorted.len() {
+        let mut end = start + 1;
+        while end < sorted.len()
+            && end - start < most.max(1)
+            && (end + 1 - start) * sorted[end].chars().count().min(TEXT_CHARS_CAP) <= BATCH_CHARS
+        {
+            end += 1;
+        }
+        out.push(&sorted[start..end]);
+        start = end;
+    }
+    out
+}
+
 fn model_name(dir: &Path) -> String {
     dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model".into())
 }
@@ -214,4 +247,24 @@ fn load_runtime(path: &Path) -> Result<()> {
         })
         .clone()
         .map_err(Error::Embed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_batch_fewer_at_a_time_and_every_text_once() {
+        let short = "a".repeat(50);
+        let long = "b".repeat(5_000);
+        let mut texts: Vec<&str> = vec![short.as_str(); 40];
+        texts.extend(vec![long.as_str(); 20]);
+        let got = batches(&texts, 32);
+        assert_eq!(got.iter().map(|b| b.len()).sum::<usize>(), 60, "every text, once");
+        assert_eq!(got[0].len(), 32, "short texts go `most` at a time");
+        let long_batches: Vec<usize> = got.iter().filter(|b| b[0].len() == 5_000).map(|b| b.len()).collect();
+        assert_eq!(long_batches, [8, 8, 4], "long texts {} at a time", BATCH_CHARS / TEXT_CHARS_CAP);
+        assert_eq!(batches(&[long.as_str()], 32).len(), 1, "one text over the budget still goes alone");
+        assert!(batches(&[], 32).is_empty());
+    }
 }
