@@ -35,7 +35,7 @@ pub struct EmbedderConfig {
     /// Let ORT's worker threads spin while waiting for work (faster alone, collapses under contention).
     pub spinning: bool,
     /// Most texts per inference batch (16–32 is fastest here for short texts); long texts are batched
-    /// fewer at a time ([`BATCH_CHARS`]).
+    /// fewer at a time (at most 8K characters of padded text per batch).
     pub batch: usize,
     /// Tokens per text (MiniLM was trained at 256).
     pub max_length: usize,
@@ -46,7 +46,7 @@ pub struct EmbedderConfig {
 /// largest batch it ran for the life of the session — 32 texts of 256 tokens took 1.27 GB, 8 took 290 MB,
 /// at the same speed (BENCHMARKS.md, "Build memory"). Texts are sorted by length first, so short texts
 /// still go 32 at a time.
-pub const BATCH_CHARS: usize = 8 * 1024;
+const BATCH_CHARS: usize = 8 * 1024;
 
 /// What one text counts towards [`BATCH_CHARS`] (longer texts are cut to the model's length anyway).
 const TEXT_CHARS_CAP: usize = 1024;
