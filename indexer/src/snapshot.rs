@@ -556,6 +556,14 @@ fn build_from(
         write_staged(&tmp.join(VECTORS), &vectors)?;
         drop(vectors);
         encode(&warnings, &tmp.join(SCAN))?;
+        for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
+            let d = tmp.join(name);
+            std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
+            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.fields())))?;
+        }
+        // The texts are done with: freed before the graph, the last large allocation of a build.
+        drop((std::mem::take(&mut server_docs), std::mem::take(&mut tool_docs)));
+        release_freed_memory();
         let mut hnsw = BTreeMap::new();
         // A graph only where the engine searches one: below `FLAT_BELOW` vectors it scans exactly.
         let graph = |vectors: &[f32]| {
@@ -563,11 +571,6 @@ fn build_from(
         };
         hnsw.insert("servers".to_string(), graph(&server_vectors).dump(&tmp, "servers")?);
         hnsw.insert("tools".to_string(), graph(&tool_vectors).dump(&tmp, "tools")?);
-        for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
-            let d = tmp.join(name);
-            std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
-            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.fields())))?;
-        }
         let mut checksums = BTreeMap::new();
         checksum_tree(&tmp, &tmp, &mut checksums)?;
         stats.seconds = started.elapsed().as_secs_f64();
