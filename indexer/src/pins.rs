@@ -84,6 +84,13 @@ pub struct Quarantined {
     pub since: String,
 }
 
+impl Quarantined {
+    /// `tool`'s definition, held back for `reason` since `now`.
+    fn of(reason: HoldReason, tool: &crate::catalog::ToolRecord, now: &str) -> Quarantined {
+        Quarantined { reason, hash: tool.hash.clone(), definition: Definition::of(&tool.tool), since: now.to_string() }
+    }
+}
+
 /// A field that differs between the pinned and the held-back definition.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FieldDrift {
@@ -195,29 +202,13 @@ impl Pins {
                 Some(_) => {
                     let held = self.quarantine.get(&key).is_some_and(|q| q.hash == tool.hash);
                     if !held {
-                        self.quarantine.insert(
-                            key.clone(),
-                            Quarantined {
-                                reason: HoldReason::Changed,
-                                hash: tool.hash.clone(),
-                                definition: Definition::of(&tool.tool),
-                                since: now.clone(),
-                            },
-                        );
+                        self.quarantine.insert(key.clone(), Quarantined::of(HoldReason::Changed, tool, now));
                         report.changed.push(key);
                     }
                 }
                 None if new_server && quarantine_new_servers => {
                     if !self.quarantine.contains_key(&key) {
-                        self.quarantine.insert(
-                            key.clone(),
-                            Quarantined {
-                                reason: HoldReason::NewServer,
-                                hash: tool.hash.clone(),
-                                definition: Definition::of(&tool.tool),
-                                since: now.clone(),
-                            },
-                        );
+                        self.quarantine.insert(key.clone(), Quarantined::of(HoldReason::NewServer, tool, now));
                         report.new_server.push(key);
                     }
                 }
