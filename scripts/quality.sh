@@ -65,7 +65,12 @@ calibrate() {
 }
 
 evaluate() {
-  run() { echo "== $*"; $R eval --index "$W/$1" --queries "$2" "${@:3}" --k 1,5 2>/dev/null | tail -n +2; }
+  # Tables lose cargo's first line; `--show` listings are printed whole.
+  run() {
+    echo "== $*"
+    if [[ " $* " == *" --show "* ]]; then $R eval --index "$W/$1" --queries "$2" "${@:3}" 2>/dev/null
+    else $R eval --index "$W/$1" --queries "$2" "${@:3}" --k 1,5 2>/dev/null | tail -n +2; fi
+  }
   run idx-metatool data/eval/metatool-test.jsonl --baseline all
   run idx-mcpzero "$W/mcpzero-test-plus-bfcl.jsonl" --baseline all
   run idx-mcpzero data/eval/indep-mcpzero.jsonl --baseline all

@@ -29,6 +29,8 @@ pub(crate) struct Analysis {
     pub named_servers: Vec<usize>,
     /// The kinds of entity it mentions (`entities.rs`).
     pub entity_kinds: u8,
+    /// The services of `services.txt` it names that the catalog never mentions.
+    pub missing_services: Vec<crate::services::Service>,
 }
 
 impl Analysis {
@@ -67,6 +69,13 @@ impl Analysis {
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let entity_kinds = crate::entities::in_request(text);
+        // A request that names a connected service too is about that one (a DHL mail in my Gmail).
+        let table = crate::services::services();
+        let missing_services = if table.named_in(text).iter().any(|&s| profiles.mentioned.contains(s)) {
+            Vec::new()
+        } else {
+            table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
+        };
         Analysis {
             content,
             known,
@@ -76,6 +85,7 @@ impl Analysis {
             object_words,
             named_servers,
             entity_kinds,
+            missing_services,
         }
     }
 

@@ -395,7 +395,9 @@ impl Engine {
             by_fused: self.config.order_by_fused,
         };
         let order = arrange(&candidates, &prepared.slots, &arranging);
-        let verdict = decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit);
+        let missing_service = !prepared.analyses[0].missing_services.is_empty();
+        let verdict =
+            decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit, missing_service);
         let hit = |c: usize| {
             tool_hit(live, candidates[c].tool, candidates[c].score(), candidates[c].confidence(), MatchKind::Search)
         };

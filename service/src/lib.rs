@@ -30,6 +30,7 @@ mod profile;
 mod query_cache;
 mod rest;
 mod risk;
+mod services;
 mod stages;
 
 pub use actions::{Agreement, EffectClass, Families, Family, families, words};

@@ -71,6 +71,8 @@ pub(crate) struct Profiles {
     /// Every lowercase word of the catalog's names, descriptions and parameters, with its count: the
     /// dictionary misspelled request words are corrected against.
     words: HashMap<String, u32>,
+    /// The services of `services.txt` the catalog mentions anywhere.
+    pub mentioned: crate::services::Mentioned,
 }
 
 impl Profiles {
@@ -84,6 +86,8 @@ impl Profiles {
                 all.push_str(&part);
                 all.push('\n');
             }
+            p.mentioned.scan(&all);
+            p.mentioned.scan(&s.name);
             let terms_set = p.intern_all(&all);
             let service: Vec<TermId> = p
                 .intern_all_ordered(&split_name(&s.name))
@@ -147,7 +151,10 @@ impl Profiles {
                 }
                 df[i] += 1;
             }
-            for w in words(&format!("{name_words} {title} {description} {}", params_text(object.get("inputSchema")))) {
+            let text = format!("{name_words} {title} {description} {}", params_text(object.get("inputSchema")));
+            p.mentioned.scan(&text);
+            p.mentioned.scan(&t.name);
+            for w in words(&text) {
                 if w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) {
                     *p.words.entry(w).or_default() += 1;
                 }

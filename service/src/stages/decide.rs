@@ -29,9 +29,11 @@ pub(crate) fn decide(
     named: usize,
     decision: &Decision,
     limit: usize,
+    missing_service: bool,
 ) -> Verdict {
     let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
-    let found = named > 0 || (!candidates.is_empty() && best >= decision.request_cut());
+    // A request for a service the catalog never mentions is not served by another service's look-alike.
+    let found = named > 0 || (!missing_service && !candidates.is_empty() && best >= decision.request_cut());
     if !found {
         return Verdict { found, delivered: Vec::new(), closest: order.iter().copied().take(CLOSEST).collect() };
     }
@@ -55,6 +57,18 @@ pub(crate) fn reason(
     closest: &[(&str, &str, &[crate::actions::Family])],
     named_service: Option<&str>,
 ) -> Option<String> {
+    let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
+    if !request.missing_services.is_empty() {
+        let table = crate::services::services();
+        let missing: Vec<&str> = request.missing_services.iter().map(|&s| table.name(s)).collect();
+        return Some(format!(
+            "{} {} not connected: no server or tool here mentions {}; closest: {}",
+            missing.join(" and "),
+            if missing.len() == 1 { "is" } else { "are" },
+            if missing.len() == 1 { "it" } else { "them" },
+            if listed.is_empty() { "none".into() } else { listed }
+        ));
+    }
     let action = request.action.as_ref()?;
     let table = families();
     let object: Vec<&str> = request
@@ -64,7 +78,6 @@ pub(crate) fn reason(
         .filter(|w| named_service.is_none_or(|s| !s.to_lowercase().contains(*w)))
         .collect();
     let what = if object.is_empty() { action.verb.clone() } else { format!("{} {}", action.verb, object.join(" ")) };
-    let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
     if let Some(service) = named_service {
         return Some(format!(
             "{service} is connected, but none of its tools can {what}; closest: {}",

@@ -64,6 +64,24 @@ fn nonsense_is_not_found_with_closest_hints() {
     }
 }
 
+/// A service the catalog never mentions (`services.txt`) is not served by another service's look-alike,
+/// and the answer says which service is missing; the same request for a connected service is found.
+#[test]
+fn a_service_the_catalog_lacks_is_not_found_and_named() {
+    for (query, service) in
+        [("play my discover weekly playlist on Spotify", "Spotify"), ("order a large pizza from Domino's", "Domino's")]
+    {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
+        let reason = answer.reason.as_deref().unwrap_or_default();
+        assert!(reason.starts_with(&format!("{service} is not connected")), "{query}: {reason}");
+        assert!(!answer.closest.is_empty(), "{query}: closest hints are kept");
+    }
+    let answer = ask("post a message to the #general channel on Slack");
+    assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+    assert!(names(&answer).iter().any(|(s, _)| s == "slack"), "{:?}", names(&answer));
+}
+
 #[test]
 fn an_exact_tool_name_comes_first() {
     for (query, server, tool) in [
@@ -103,7 +121,7 @@ fn tool_objects_are_returned_verbatim() {
 
 #[test]
 fn server_hint_steers_and_unknown_hints_are_noted() {
-    let mut params = DiscoverParams::new("search for something");
+    let mut params = DiscoverParams::new("search repositories for something");
     params.server = Some("github".into());
     let answer = engine().search(&params).expect("search");
     assert_eq!(answer.tools[0].server, "github");

@@ -1,0 +1,250 @@
+//! Services a request names ("play a song on Spotify"), from a table kept as data (`services.txt`), and
+//! which of them a catalog mentions anywhere (a server's name, title or description; a tool's name, title,
+//! description or parameters). A request that names a service the catalog never mentions cannot be served
+//! by a look-alike of another service: the decision answers `not_found` and says which service is missing.
+//! Pure code, no I/O.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use toolscout_indexer::split_name;
+
+/// The table, compiled in.
+const TABLE: &str = include_str!("services.txt");
+
+/// A service's position in the table.
+pub(crate) type Service = usize;
+
+/// The services of the table and the word sequences that name them.
+#[derive(Debug)]
+pub(crate) struct Services {
+    names: Vec<String>,
+    /// Name (words joined by one space) → service.
+    aliases: HashMap<String, Service>,
+    /// First words of every name: a text position is looked up only when its word starts one.
+    first_words: HashSet<String>,
+    /// Most words in a name.
+    longest: usize,
+}
+
+/// The table (parsed once; a malformed table fails the unit test that parses it).
+pub(crate) fn services() -> &'static Services {
+    static TABLE_PARSED: OnceLock<Services> = OnceLock::new();
+    TABLE_PARSED.get_or_init(|| Services::parse(TABLE).expect("services.txt is checked by a test"))
+}
+
+/// A text's words as names are matched: apostrophes dropped, split as tool names are.
+fn words_of(text: &str, camel: bool) -> Vec<String> {
+    let text: String = text.chars().filter(|&c| c != '\'' && c != '’').collect();
+    let spaced = if camel {
+        split_name(&text)
+    } else {
+        text.to_lowercase().split(|c: char| !c.is_alphanumeric()).collect::<Vec<_>>().join(" ")
+    };
+    spaced.split_whitespace().map(str::to_string).collect()
+}
+
+impl Services {
+    /// Parses the table: `Name | other names`, `#` comments.
+    fn parse(text: &str) -> Result<Services, String> {
+        let mut s = Services { names: Vec::new(), aliases: HashMap::new(), first_words: HashSet::new(), longest: 0 };
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let id = s.names.len();
+            let mut fields = line.split('|').map(str::trim);
+            let name = fields.next().unwrap_or_default();
+            s.names.push(name.to_string());
+            for alias in std::iter::once(name).chain(fields) {
+                if alias.is_empty() {
+                    return Err(format!("line {}: an empty name", n + 1));
+                }
+                // Both "YouTube" spellings: split at its capitals ("you tube"), and as typed ("youtube").
+                for camel in [true, false] {
+                    let words = words_of(alias, camel);
+                    if words.is_empty() {
+                        return Err(format!("line {}: {alias:?} has no words", n + 1));
+                    }
+                    let key = words.join(" ");
+                    match s.aliases.insert(key.clone(), id) {
+                        Some(other) if other != id => {
+                            return Err(format!("line {}: {key:?} also names {}", n + 1, s.names[other]));
+                        }
+                        _ => {}
+                    }
+                    s.longest = s.longest.max(words.len());
+                    s.first_words.insert(words[0].clone());
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// How many services the table has.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// A service's name as the table writes it.
+    pub(crate) fn name(&self, service: Service) -> &str {
+        &self.names[service]
+    }
+
+    /// Calls `found` for every service `text` names (longest name first at each word; a service may be
+    /// reported more than once).
+    fn scan(&self, text: &str, camel: bool, found: &mut impl FnMut(Service, usize)) {
+        let words = words_of(text, camel);
+        let mut i = 0;
+        'words: while i < words.len() {
+            if self.first_words.contains(&words[i]) {
+                for len in (1..=self.longest.min(words.len() - i)).rev() {
+                    if let Some(&service) = self.aliases.get(&words[i..i + len].join(" ")) {
+                        found(service, i);
+                        i += len;
+                        continue 'words;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// The services `text` names, in order of first mention, each once.
+    pub(crate) fn named_in(&self, text: &str) -> Vec<Service> {
+        let mut out = Vec::new();
+        for camel in [false, true] {
+            self.scan(text, camel, &mut |s, _| {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            });
+        }
+        out
+    }
+
+    /// The services a request names as the place to act ("on Spotify", "to my instagram story", "from
+    /// Domino's", "a Google Calendar meeting", "tweet …"), not as a topic ("the score for Microsoft Teams",
+    /// "a memo about Costco"): after a preposition of place, a possessive or an article, or as the
+    /// request's first word. Web addresses are skipped ("go to bestbuy.com" is a page to browse).
+    pub(crate) fn acted_on_in(&self, request: &str) -> Vec<Service> {
+        let kept: Vec<&str> = request
+            .split_whitespace()
+            .filter(|t| !(t.contains('/') || t.contains('@') || looks_like_domain(t)))
+            .collect();
+        let text = kept.join(" ");
+        let plain = words_of(&text, false);
+        let mut out = Vec::new();
+        self.scan(&text, false, &mut |s, at| {
+            let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
+            let venue = |w: Option<&str>| w.is_some_and(|w| VENUE.contains(&w));
+            let first = at == 0 && !kept.first().is_some_and(|t| t.ends_with(',') || t.ends_with(':'));
+            if (first
+                || venue(before(1))
+                || (venue(before(2)) && ["my", "our", "your", "the"].contains(&before(1).unwrap_or(""))))
+                && !out.contains(&s)
+            {
+                out.push(s);
+            }
+        });
+        out
+    }
+}
+
+/// Words after which a service is the place a request acts.
+/// An article counts too: "schedule a Google Calendar meeting", "get me an uber" name the service of the
+/// thing acted on.
+const VENUE: [&str; 17] = [
+    "on", "in", "to", "from", "into", "onto", "via", "using", "through", "at", "with", "my", "our", "your", "a", "an",
+    "the",
+];
+
+/// `bestbuy.com`, `chat.openai.com`: a dot between letters.
+fn looks_like_domain(token: &str) -> bool {
+    let t = token.trim_end_matches(|c: char| !c.is_alphanumeric());
+    t.split('.').count() >= 2 && t.split('.').all(|p| !p.is_empty() && p.chars().any(char::is_alphabetic))
+}
+
+/// Which services of the table a catalog mentions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Mentioned(Vec<bool>);
+
+impl Mentioned {
+    /// Notes every service `text` (a catalog's own text) names.
+    pub(crate) fn scan(&mut self, text: &str) {
+        let table = services();
+        if self.0.len() < table.len() {
+            self.0.resize(table.len(), false);
+        }
+        for camel in [false, true] {
+            table.scan(text, camel, &mut |s, _| self.0[s] = true);
+        }
+    }
+
+    /// Does the catalog mention `service`?
+    pub(crate) fn contains(&self, service: Service) -> bool {
+        self.0.get(service).copied().unwrap_or(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<&'static str> {
+        let t = services();
+        t.named_in(text).into_iter().map(|s| t.name(s)).collect()
+    }
+
+    #[test]
+    fn the_table_parses() {
+        let t = Services::parse(TABLE).expect("services.txt parses");
+        assert!(t.len() > 300, "{}", t.len());
+        assert!(Services::parse("A | b\nB | b").is_err(), "one name for two services is refused");
+    }
+
+    #[test]
+    fn requests_name_services_however_they_are_written() {
+        assert_eq!(names("play a song on Spotify"), ["Spotify"]);
+        assert_eq!(names("schedule a Google Calendar meeting"), ["Google Calendar"]);
+        assert_eq!(names("upload it to my youtube channel"), ["YouTube"]);
+        assert_eq!(names("upload it to my YouTube channel"), ["YouTube"]);
+        assert_eq!(names("order a pizza from Domino's"), ["Domino's"]);
+        assert_eq!(names("book a room on booking.com"), ["Booking.com"]);
+        assert_eq!(names("post it on LinkedIn and tweet it"), ["LinkedIn", "Twitter"]);
+        // Everyday words are not services.
+        assert!(names("zoom in on the map and draw a box around the square").is_empty());
+        assert!(names("send a message to the team on monday").is_empty());
+    }
+
+    #[test]
+    fn a_request_acts_on_a_service_it_names_as_a_place_not_as_a_topic() {
+        let acted = |text: &str| -> Vec<&'static str> {
+            let t = services();
+            t.acted_on_in(text).into_iter().map(|s| t.name(s)).collect()
+        };
+        assert_eq!(acted("play a song on Spotify"), ["Spotify"]);
+        assert_eq!(acted("order a large pizza from Domino's"), ["Domino's"]);
+        assert_eq!(acted("post this photo to my instagram story"), ["Instagram"]);
+        assert_eq!(acted("track my FedEx package 7712"), ["FedEx"]);
+        assert_eq!(acted("tweet 'we are live' from the company account"), ["Twitter"]);
+        // A topic, a web address, an address of the request: not a place to act.
+        assert_eq!(acted("schedule a Google Calendar meeting"), ["Google Calendar"]);
+        assert!(acted("show me the score trend for Microsoft Teams").is_empty());
+        assert!(acted("go to bestbuy.com and search for TVs").is_empty());
+        assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
+        assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
+    }
+
+    #[test]
+    fn a_catalog_mentions_a_service_in_any_of_its_texts() {
+        let mut m = Mentioned::default();
+        m.scan("search_youtube_videos: Search videos");
+        m.scan("DoorDashOrder");
+        let t = services();
+        let id = |name: &str| (0..t.len()).find(|&s| t.name(s) == name).expect("listed");
+        assert!(m.contains(id("YouTube")) && m.contains(id("DoorDash")));
+        assert!(!m.contains(id("Spotify")));
+    }
+}
