@@ -87,7 +87,7 @@ impl Profiles {
                 all.push('\n');
             }
             p.mentioned.scan(&all);
-            p.mentioned.scan(&s.name);
+            p.mentioned.scan_name(&s.name);
             let terms_set = p.intern_all(&all);
             let service: Vec<TermId> = p
                 .intern_all_ordered(&split_name(&s.name))
@@ -153,7 +153,7 @@ impl Profiles {
             }
             let text = format!("{name_words} {title} {description} {}", params_text(object.get("inputSchema")));
             p.mentioned.scan(&text);
-            p.mentioned.scan(&t.name);
+            p.mentioned.scan_name(&t.name);
             for w in words(&text) {
                 if w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) {
                     *p.words.entry(w).or_default() += 1;

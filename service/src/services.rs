@@ -33,15 +33,18 @@ pub(crate) fn services() -> &'static Services {
     TABLE_PARSED.get_or_init(|| Services::parse(TABLE).expect("services.txt is checked by a test"))
 }
 
-/// A text's words as names are matched: apostrophes dropped, split as tool names are.
+/// A text's words as names are matched: apostrophes dropped, lowercase; `camel`: also split at capitals
+/// as tool names are ("YouTube" → "you tube"), else at non-alphanumerics only ("youtube").
 fn words_of(text: &str, camel: bool) -> Vec<String> {
-    let text: String = text.chars().filter(|&c| c != '\'' && c != '’').collect();
-    let spaced = if camel {
-        split_name(&text)
-    } else {
-        text.to_lowercase().split(|c: char| !c.is_alphanumeric()).collect::<Vec<_>>().join(" ")
-    };
-    spaced.split_whitespace().map(str::to_string).collect()
+    let apostrophe = |c: char| c == '\'' || c == '’';
+    if camel {
+        let text: String = text.chars().filter(|&c| !apostrophe(c)).collect();
+        return split_name(&text).split_whitespace().map(str::to_string).collect();
+    }
+    text.split(|c: char| !(c.is_alphanumeric() || apostrophe(c)))
+        .map(|w| w.chars().filter(|&c| !apostrophe(c)).flat_map(char::to_lowercase).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 impl Services {
@@ -171,13 +174,25 @@ fn looks_like_domain(token: &str) -> bool {
 pub(crate) struct Mentioned(Vec<bool>);
 
 impl Mentioned {
-    /// Notes every service `text` (a catalog's own text) names.
+    /// Notes every service a catalog's prose names (descriptions, titles, names already split into words);
+    /// every name of the table is listed in its as-typed form too, so one pass without splitting at
+    /// capitals finds "YouTube" as well as "youtube" (the split pass, on every description of a 100K
+    /// catalog, cost seconds at load).
     pub(crate) fn scan(&mut self, text: &str) {
+        self.scan_with(text, &[false]);
+    }
+
+    /// Notes every service an identifier names (`DoorDashOrder`, `spotify_play`): split at capitals too.
+    pub(crate) fn scan_name(&mut self, name: &str) {
+        self.scan_with(name, &[false, true]);
+    }
+
+    fn scan_with(&mut self, text: &str, forms: &[bool]) {
         let table = services();
         if self.0.len() < table.len() {
             self.0.resize(table.len(), false);
         }
-        for camel in [false, true] {
+        for &camel in forms {
             table.scan(text, camel, &mut |s, _| self.0[s] = true);
         }
     }
@@ -241,10 +256,11 @@ mod tests {
     fn a_catalog_mentions_a_service_in_any_of_its_texts() {
         let mut m = Mentioned::default();
         m.scan("search_youtube_videos: Search videos");
-        m.scan("DoorDashOrder");
+        m.scan_name("DoorDashOrder");
+        m.scan("Order from DoorDash or Uber Eats");
         let t = services();
         let id = |name: &str| (0..t.len()).find(|&s| t.name(s) == name).expect("listed");
-        assert!(m.contains(id("YouTube")) && m.contains(id("DoorDash")));
+        assert!(m.contains(id("YouTube")) && m.contains(id("DoorDash")) && m.contains(id("Uber")));
         assert!(!m.contains(id("Spotify")));
     }
 }
