@@ -117,7 +117,7 @@ struct AbArgs {
 #[derive(Args, Clone)]
 struct ModelArgs {
     /// Embedding model folder (model.onnx + tokenizer files), from scripts/setup-models.sh.
-    #[arg(long, env = "TOOLSCOUT_MODEL_DIR", default_value = ".deps/models/all-minilm-l6-v2-int8")]
+    #[arg(long, env = "TOOLSCOUT_MODEL_DIR", default_value = ".deps/models/minilm-usem3")]
     model_dir: PathBuf,
     /// ONNX Runtime library (≥ 1.24), from scripts/setup-models.sh.
     #[arg(long, env = "ORT_DYLIB_PATH", default_value = ".deps/libonnxruntime.so")]

@@ -49,7 +49,12 @@ fn setup_installs_the_model_for_a_binary_outside_the_checkout() {
     let printed = String::from_utf8_lossy(&setup.stdout);
     let installed = data.join("toolscout");
     assert!(printed.contains(&format!("TOOLSCOUT_MODEL_DIR={}", installed.display())), "{}", text(&setup));
-    assert!(text(&setup).contains("ok: all-minilm"), "it loaded and embedded: {}", text(&setup));
+    assert!(
+        text(&setup).contains("ok: ensemble(all-minilm-l6-v2-int8@") && text(&setup).contains("+use-multilingual-v3@"),
+        "it loaded and embedded the default ensemble: {}",
+        text(&setup)
+    );
+    assert!(!installed.join("pyconv").exists(), "the converter's packages are removed after the conversion");
     let again = run(&bin, &elsewhere, &data, &["setup", "--check"]);
     assert!(again.status.success() && text(&again).contains("user data folder"), "{}", text(&again));
 

@@ -1,4 +1,5 @@
-//! The real model: fastembed over a local ONNX model (all-MiniLM-L6-v2 int8 by default).
+//! The real model: fastembed over local ONNX models (by default an ensemble of all-MiniLM-L6-v2 int8 and
+//! Universal Sentence Encoder multilingual v3; any single model folder works too).
 //!
 //! No model hub: the model folder and the ONNX Runtime library come from PyPI packages installed by
 //! `scripts/setup-models.sh`. The runtime is loaded explicitly so a missing library is an error, not the
@@ -51,8 +52,9 @@ const BATCH_CHARS: usize = 8 * 1024;
 /// What one text counts towards [`BATCH_CHARS`] (longer texts are cut to the model's length anyway).
 const TEXT_CHARS_CAP: usize = 1024;
 
-/// Where `scripts/setup-models.sh` puts the default model, inside its install folder (`.deps`).
-pub const INSTALLED_MODEL: &str = "models/all-minilm-l6-v2-int8";
+/// Where `scripts/setup-models.sh` puts the default model, inside its install folder (`.deps`): the
+/// ensemble of all-MiniLM-L6-v2 int8 and USE multilingual v3 (a folder holding [`ENSEMBLE_FILE`]).
+pub const INSTALLED_MODEL: &str = "models/minilm-usem3";
 /// Where it puts the ONNX Runtime library, inside the same folder.
 pub const INSTALLED_ORT: &str = "libonnxruntime.so";
 
@@ -76,14 +78,22 @@ impl EmbedderConfig {
     }
 }
 
-/// A loaded ONNX embedding model. Thread-safe: each call takes a free session of the pool (or waits for
-/// one).
+/// A loaded embedding model. Thread-safe: each call takes a free session of the pool (or waits for one).
+///
+/// A model folder may also name an **ensemble** (a `members.txt` listing model folders, relative to it):
+/// each member embeds the text, and the vector is the members' L2-normalized vectors concatenated, each
+/// scaled by 1/√n, so the cosine of two ensemble vectors is the mean of the members' cosines.
 pub struct FastEmbedder {
+    members: Vec<Member>,
+    model_id: String,
+    dim: usize,
+}
+
+/// One ONNX model and its session pool.
+struct Member {
     sessions: Vec<Mutex<TextEmbedding>>,
     /// Where the next call starts looking for a free session.
     next: AtomicUsize,
-    model_id: String,
-    dim: usize,
     batch: usize,
 }
 
@@ -93,8 +103,26 @@ impl std::fmt::Debug for FastEmbedder {
     }
 }
 
+/// The file that makes a model folder an ensemble: one member folder per line (`#` comments).
+pub(crate) const ENSEMBLE_FILE: &str = "members.txt";
+
+/// The member folders an ensemble folder lists, or `None` for a plain model folder.
+pub(crate) fn ensemble_members(dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+    let file = dir.join(ENSEMBLE_FILE);
+    if !file.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&file).map_err(|e| Error::Embed(format!("reading {}: {e}", file.display())))?;
+    let members: Vec<PathBuf> =
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| dir.join(l)).collect();
+    if members.is_empty() {
+        return Err(Error::Embed(format!("{} lists no model folder", file.display())));
+    }
+    Ok(Some(members))
+}
+
 impl FastEmbedder {
-    /// Loads the runtime library and the model.
+    /// Loads the runtime library and the model (every member of an ensemble).
     pub fn load(config: &EmbedderConfig) -> Result<FastEmbedder> {
         if !config.ort_dylib.is_file() {
             return Err(Error::Embed(format!(
@@ -103,7 +131,48 @@ impl FastEmbedder {
             )));
         }
         load_runtime(&config.ort_dylib)?;
-        let dir = &config.model_dir;
+        let dirs = ensemble_members(&config.model_dir)?.unwrap_or_else(|| vec![config.model_dir.clone()]);
+        let mut members = Vec::new();
+        let mut ids = Vec::new();
+        for dir in &dirs {
+            let (member, id) = Member::load(dir, config)?;
+            members.push(member);
+            ids.push(id);
+        }
+        let model_id = if dirs.len() == 1 { ids.remove(0) } else { format!("ensemble({})", ids.join("+")) };
+        let mut embedder = FastEmbedder { members, model_id, dim: 0 };
+        let probe = embedder.embed_sorted(&["dimension probe"])?;
+        embedder.dim = probe.first().map(Vec::len).unwrap_or(0);
+        Ok(embedder)
+    }
+
+    /// Embeds `texts` (sorted by length) with every member, in batches, and joins the members' vectors.
+    fn embed_sorted(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        if let [only] = self.members.as_slice() {
+            return only.embed_batched(texts);
+        }
+        let scale = 1.0 / (self.members.len() as f32).sqrt();
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        for member in &self.members {
+            for (joined, mut v) in out.iter_mut().zip(member.embed_batched(texts)?) {
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                let k = if norm > 0.0 { scale / norm } else { 0.0 };
+                v.iter_mut().for_each(|x| *x *= k);
+                joined.extend(v);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sessions in the pool (of each member).
+    pub fn sessions(&self) -> usize {
+        self.members[0].sessions.len()
+    }
+}
+
+impl Member {
+    /// Loads one model folder; returns it with its id.
+    fn load(dir: &Path, config: &EmbedderConfig) -> Result<(Member, String)> {
         let read = |f: &str| -> Result<Vec<u8>> {
             let p = dir.join(f);
             std::fs::read(&p)
@@ -129,11 +198,7 @@ impl FastEmbedder {
                 .map_err(|e| Error::Embed(format!("loading {}: {e}", dir.display())))?;
             sessions.push(Mutex::new(model));
         }
-        let mut embedder =
-            FastEmbedder { sessions, next: AtomicUsize::new(0), model_id, dim: 0, batch: config.batch.max(1) };
-        let probe = embedder.embed_with(&["dimension probe"])?;
-        embedder.dim = probe.first().map(Vec::len).unwrap_or(0);
-        Ok(embedder)
+        Ok((Member { sessions, next: AtomicUsize::new(0), batch: config.batch.max(1) }, model_id))
     }
 
     /// A free session, else (all busy) the next one in turn, waited for.
@@ -150,15 +215,19 @@ impl FastEmbedder {
         self.sessions[start].lock().map_err(|_| Error::Embed("model lock poisoned".into()))
     }
 
-    /// Embeds `texts` on one session, in batches of `batch`.
+    /// Embeds `texts` on one session, in one call of batches of `batch`.
     fn embed_with(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let mut model = self.session()?;
         model.embed(texts, Some(self.batch)).map_err(|e| Error::Embed(e.to_string()))
     }
 
-    /// Sessions in the pool.
-    pub fn sessions(&self) -> usize {
-        self.sessions.len()
+    /// Embeds `texts` (sorted by length) in batches of similar length.
+    fn embed_batched(&self, sorted: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut vectors = Vec::with_capacity(sorted.len());
+        for batch in batches(sorted, self.batch) {
+            vectors.extend(self.embed_with(batch)?);
+        }
+        Ok(vectors)
     }
 }
 
@@ -184,10 +253,7 @@ impl Embedder for FastEmbedder {
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
-        let mut vectors = Vec::with_capacity(texts.len());
-        for batch in batches(&sorted, self.batch) {
-            vectors.extend(self.embed_with(batch)?);
-        }
+        let vectors = self.embed_sorted(&sorted)?;
         let mut out = vec![Vec::new(); texts.len()];
         for (v, &i) in vectors.into_iter().zip(&order) {
             out[i] = v;
@@ -198,13 +264,13 @@ impl Embedder for FastEmbedder {
     /// Embeds a request's texts (its intents): with more than one session, each text on its own session
     /// at the same time (unpadded); else in one batch.
     fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-        if texts.len() < 2 || self.sessions.len() < 2 {
+        if texts.len() < 2 || self.sessions() < 2 {
             return self.embed_documents(texts);
         }
         std::thread::scope(|scope| {
             let handles: Vec<_> =
-                texts[1..].iter().map(|t| scope.spawn(move || self.embed_with(&[t.as_str()]))).collect();
-            let mut out = self.embed_with(&[texts[0].as_str()])?;
+                texts[1..].iter().map(|t| scope.spawn(move || self.embed_sorted(&[t.as_str()]))).collect();
+            let mut out = self.embed_sorted(&[texts[0].as_str()])?;
             for h in handles {
                 out.extend(h.join().map_err(|_| Error::Embed("embedding thread panicked".into()))??);
             }
@@ -266,5 +332,18 @@ mod tests {
         assert_eq!(long_batches, [8, 8, 4], "long texts {} at a time", BATCH_CHARS / TEXT_CHARS_CAP);
         assert_eq!(batches(&[long.as_str()], 32).len(), 1, "one text over the budget still goes alone");
         assert!(batches(&[], 32).is_empty());
+    }
+
+    #[test]
+    fn an_ensemble_folder_lists_its_members_relative_to_itself() {
+        let dir = std::env::temp_dir().join(format!("toolscout-ensemble-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        assert!(ensemble_members(&dir).expect("reads").is_none(), "no members.txt: a plain model folder");
+        std::fs::write(dir.join(ENSEMBLE_FILE), "# comment\n../a\n\n  ../b  \n").expect("write");
+        assert_eq!(ensemble_members(&dir).expect("reads"), Some(vec![dir.join("../a"), dir.join("../b")]));
+        std::fs::write(dir.join(ENSEMBLE_FILE), "# nothing\n").expect("write");
+        let err = ensemble_members(&dir).expect_err("an empty list is an error").to_string();
+        assert!(err.contains("lists no model folder"), "{err}");
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

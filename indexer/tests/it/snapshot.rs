@@ -22,7 +22,11 @@ fn build_open_and_search_both_levels() {
     let manifest =
         build(&catalog, embedder().as_ref(), &IndexDir::new(dir.path()), &BuildOptions::default()).expect("build");
     assert_eq!((manifest.servers, manifest.tools), (3, 21));
-    assert_eq!(manifest.dimensions, 384);
+    assert_eq!(
+        manifest.dimensions,
+        embedder().dim(),
+        "the default model's vector length (896: MiniLM 384 + USE-m3 512)"
+    );
     let snap = Snapshot::open(&IndexDir::new(dir.path())).expect("open");
     assert_eq!(snap.tools.len(), 21);
     let q = embedder().embed_query("post a message in a chat channel").expect("embed");
