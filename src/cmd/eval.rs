@@ -31,7 +31,8 @@ pub(crate) struct EvalArgs {
     /// Cut-offs for recall/success.
     #[arg(long, value_delimiter = ',', default_value = "1,3,5,10")]
     k: Vec<usize>,
-    /// Run a baseline instead of the engine: bm25-flat, dense-flat, mcp-zero, or `all` (engine + every baseline).
+    /// Run a baseline instead of the engine: bm25-flat, dense-flat, mcp-zero, or `all` (engine + every baseline);
+    /// also `dense-f16` / `dense-int8` (dense-flat over quantised vectors, to measure what quantising costs).
     #[arg(long)]
     baseline: Option<String>,
     /// Print every query's answer instead of the metrics.

@@ -5,9 +5,13 @@
 //! - `mcp-zero`: MCP-Zero's matcher with our embedder — top 5 servers by max(cos(q, server description),
 //!   cos(q, server summary)), tool score cos(q, tool description), final (s_server × s_tool) × max(s_server,
 //!   s_tool), no threshold.
+//!
+//! Not in [`BASELINES`] (measurements, not competitors): `dense-f16` and `dense-int8`, `dense-flat` over
+//! quantised copies of the stored vectors.
 
 mod bm25_flat;
 mod dense_flat;
+mod dense_quant;
 mod mcp_zero;
 
 use std::path::Path;
@@ -29,6 +33,8 @@ pub fn baseline(name: &str, index_dir: &Path, embedder: Arc<dyn Embedder>) -> Re
         "bm25-flat" => Box::new(bm25_flat::Bm25Flat::new(&snapshot)?),
         "dense-flat" => Box::new(dense_flat::DenseFlat::new(snapshot, embedder)),
         "mcp-zero" => Box::new(mcp_zero::McpZero::new(snapshot, embedder)?),
+        "dense-f16" => Box::new(dense_quant::DenseQuant::new(snapshot, embedder, dense_quant::Precision::F16)),
+        "dense-int8" => Box::new(dense_quant::DenseQuant::new(snapshot, embedder, dense_quant::Precision::Int8)),
         other => return Err(Error::UnknownBaseline(other.to_string())),
     })
 }
