@@ -412,8 +412,12 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
                 (Ann::build(&vectors), exact)
             },
             |_, _, _| (),
+            // Re-scored exactly from the snapshot's vectors, as `Snapshot::nearest_*` does.
             move |(ann, _), fx, i, ()| {
-                ann.search(&fx.vectors[i], k).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
+                let (s, q) = (&fx.snapshot, &fx.vectors[i]);
+                let score =
+                    |j: u32| cosine(q, if servers { s.server_vector(j as usize) } else { s.tool_vector(j as usize) });
+                ann.search(q, k, score).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
             },
             move |(_, exact), _, i, got: Vec<usize>| {
                 assert_eq!(got.len(), exact[i].len().min(k), "query {i}");

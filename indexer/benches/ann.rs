@@ -1,21 +1,24 @@
-//! Where an HNSW graph starts to beat an exact scan: random unit vectors of the model's size (384) at
-//! growing counts, the same queries through `Ann::search` (k=50, as the engine asks) and `flat_top_k`,
-//! median time per query, and the ratio in the same run. `FLAT_BELOW` is set from this table.
-//! `cargo bench -p toolscout-indexer --bench ann` (release; ~1 minute; `ANN_SIZES=2000,4000` for some sizes).
+//! Where an HNSW graph starts to beat an exact scan, and what its int8 codes cost in recall: unit vectors
+//! of the default model's size (896) at growing counts, the same queries through `Ann::search` (k=50, as
+//! the engine asks; candidates re-scored exactly, as `Snapshot::nearest_*` does) and `flat_top_k`, median
+//! time per query, the ratio in the same run, and the graph's recall@50 against the scan. `FLAT_BELOW` is
+//! set from this table.
+//! `cargo bench -p toolscout-indexer --bench ann` (release; a few minutes; `ANN_SIZES=2000,4000` for some
+//! sizes, `ANN_DIM=384` for another size of vector). `ANN_VECTORS=<snapshot>/vectors.f32` measures real
+//! vectors instead (a snapshot's, `ANN_DIM` its dimensions): its last 200 are the queries, the rest the data.
 
 use std::time::Instant;
 
-use toolscout_indexer::{Ann, flat_top_k};
+use toolscout_indexer::{Ann, cosine, flat_top_k};
 
-const DIM: usize = 384;
 const K: usize = 50;
 const QUERIES: usize = 200;
 
-fn vectors(n: usize, seed: u64) -> Vec<Vec<f32>> {
+fn vectors(n: usize, dim: usize, seed: u64) -> Vec<Vec<f32>> {
     let mut x = seed;
     (0..n)
         .map(|_| {
-            let v: Vec<f32> = (0..DIM)
+            let v: Vec<f32> = (0..dim)
                 .map(|_| {
                     x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     ((x >> 33) % 10_000) as f32 / 10_000.0 - 0.5
@@ -32,13 +35,42 @@ fn median_us(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
+/// One row: `data` searched with `queries` through the graph and the scan.
+fn row(label: &str, data: &[Vec<f32>], queries: &[Vec<f32>]) {
+    let refs: Vec<&[f32]> = data.iter().map(Vec::as_slice).collect();
+    let ann = Ann::build(&refs);
+    let (mut hnsw, mut flat, mut overlap) = (Vec::new(), Vec::new(), 0usize);
+    for q in queries {
+        let t = Instant::now();
+        let a = ann.search(q, K, |i| cosine(q, refs[i as usize]));
+        hnsw.push(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        let f = flat_top_k(refs.iter().copied(), q, K);
+        flat.push(t.elapsed().as_secs_f64() * 1e6);
+        overlap += f.iter().filter(|h| a.iter().any(|x| x.id == h.id)).count();
+    }
+    let (h, f) = (median_us(hnsw), median_us(flat));
+    let recall = overlap as f64 / (queries.len() * K.min(data.len())) as f64;
+    println!("| {label} | {h:.0} | {f:.0} | {:.2} | {recall:.3} |", f / h);
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let queries = vectors(QUERIES, 7);
-    println!("| vectors | HNSW µs/query | flat µs/query | flat / HNSW | HNSW recall@50 vs flat |");
+    let dim: usize = std::env::var("ANN_DIM").ok().and_then(|d| d.parse().ok()).unwrap_or(896);
+    println!("| vectors ({dim}-d) | HNSW µs/query | flat µs/query | flat / HNSW | HNSW recall@50 vs flat |");
     println!("|---:|---:|---:|---:|---:|");
+    if let Ok(path) = std::env::var("ANN_VECTORS") {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let floats: Vec<f32> = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let mut all: Vec<Vec<f32>> = floats.chunks_exact(dim).map(<[f32]>::to_vec).collect();
+        assert!(all.len() > QUERIES, "{path}: {} vectors of {dim} dimensions", all.len());
+        let queries = all.split_off(all.len() - QUERIES);
+        row(&format!("{} real", all.len()), &all, &queries);
+        return;
+    }
+    let queries = vectors(QUERIES, dim, 7);
     // `ANN_SIZES=2000,4000` measures only those sizes.
     let chosen: Option<Vec<usize>> =
         std::env::var("ANN_SIZES").ok().map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
@@ -48,20 +80,6 @@ fn main() {
         None => &[500], // `cargo test --benches`: one small size, to prove it runs
     };
     for &n in sizes {
-        let data = vectors(n, n as u64);
-        let refs: Vec<&[f32]> = data.iter().map(Vec::as_slice).collect();
-        let ann = Ann::build(&refs);
-        let (mut hnsw, mut flat, mut overlap) = (Vec::new(), Vec::new(), 0usize);
-        for q in &queries {
-            let t = Instant::now();
-            let a = ann.search(q, K);
-            hnsw.push(t.elapsed().as_secs_f64() * 1e6);
-            let t = Instant::now();
-            let f = flat_top_k(refs.iter().copied(), q, K);
-            flat.push(t.elapsed().as_secs_f64() * 1e6);
-            overlap += f.iter().filter(|h| a.iter().any(|x| x.id == h.id)).count();
-        }
-        let (h, f) = (median_us(hnsw), median_us(flat));
-        println!("| {n} | {h:.0} | {f:.0} | {:.2} | {:.3} |", f / h, overlap as f64 / (QUERIES * K) as f64);
+        row(&n.to_string(), &vectors(n, dim, n as u64), &queries);
     }
 }

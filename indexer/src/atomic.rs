@@ -34,10 +34,13 @@ pub(crate) fn write_atomic_with(
     Ok(())
 }
 
-/// Writes a new file inside a folder that is not published yet (a snapshot being built), synced.
-pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes a new file inside a folder that is not published yet (a snapshot being built), synced: `parts`
+/// one after the other (so a large file need not be joined in memory first).
+pub(crate) fn write_synced(path: &Path, parts: &[&[u8]]) -> Result<()> {
     let mut f = std::fs::File::create(path).map_err(|e| Error::io("creating", path, e))?;
-    f.write_all(bytes).map_err(|e| Error::io("writing", path, e))?;
+    for bytes in parts {
+        f.write_all(bytes).map_err(|e| Error::io("writing", path, e))?;
+    }
     f.sync_all().map_err(|e| Error::io("syncing", path, e))
 }
 

@@ -263,7 +263,12 @@ impl IndexDir {
 
 /// Writes a file into a staging folder (not yet published).
 pub(crate) fn write_staged(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_synced(path, bytes)
+    write_synced(path, &[bytes])
+}
+
+/// Writes a file into a staging folder from `parts`, one after the other.
+pub(crate) fn write_staged_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
+    write_synced(path, parts)
 }
 
 fn process_alive(pid: u32) -> bool {

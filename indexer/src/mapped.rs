@@ -34,6 +34,19 @@ impl Mapped {
         self.map.as_deref().unwrap_or(&[])
     }
 
+    /// Hands the pages a reader touched back to the kernel: the process's resident set shrinks by them, and
+    /// a later read faults them in again from the file, with the same bytes. For data read whole once
+    /// (at load) and then only here and there.
+    pub(crate) fn release_resident(&self) {
+        let Some(map) = &self.map else { return };
+        // SAFETY: a read-only, shared mapping of a file nobody writes (see `open`): MADV_DONTNEED only drops
+        // this process's page-table entries, and the next access maps the unchanged file page again, so
+        // every outstanding borrow keeps reading the same bytes.
+        if let Err(e) = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) } {
+            tracing::debug!("madvise(DONTNEED) refused: {e}");
+        }
+    }
+
     /// The file as little-endian `f32`s, or `None` when its length is not a multiple of four.
     pub(crate) fn floats(&self) -> Option<&[f32]> {
         match self.bytes() {
@@ -51,6 +64,39 @@ pub(crate) fn float_bytes(values: &[f32]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Resident kilobytes of this process's mappings of `path` (Linux `/proc/self/smaps`).
+    fn resident_kb(path: &Path) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+        let name = path.to_str().expect("utf-8 path");
+        let mut in_map = false;
+        let mut kb = 0;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+                in_map = line.ends_with(name);
+            } else if in_map && let Some(v) = line.strip_prefix("Rss:") {
+                kb += v.trim().trim_end_matches(" kB").trim().parse::<u64>().expect("kB");
+            }
+        }
+        kb
+    }
+
+    #[test]
+    fn released_pages_leave_the_resident_set_and_read_back_the_same() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("objects.jsonl");
+        let bytes: Vec<u8> = (0..8 << 20).map(|i: u32| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        let map = Mapped::open(&path).expect("map");
+        let sum = |m: &Mapped| m.bytes().iter().step_by(4096).map(|&b| u64::from(b)).sum::<u64>();
+        let before = sum(&map);
+        assert!(resident_kb(&path) >= 8 << 10, "every page was touched: {} kB", resident_kb(&path));
+        map.release_resident();
+        assert!(resident_kb(&path) < 1 << 10, "released: {} kB resident", resident_kb(&path));
+        assert_eq!(sum(&map), before);
+        assert_eq!(map.bytes(), &bytes[..]);
+    }
 
     #[test]
     fn floats_round_trip_and_empty_files_map_to_nothing() {

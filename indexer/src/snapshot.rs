@@ -7,7 +7,7 @@
 //! tools.jsonl     the tool objects, verbatim, one JSON text per line (memory-mapped when open)
 //! vectors.f32     server vectors then tool vectors, little-endian f32 (memory-mapped when open)
 //! scan.bin        description-scan findings per tool (bincode)
-//! {servers,tools}.hnsw.{graph,data}   HNSW graphs (only at FLAT_BELOW vectors or more)
+//! {servers,tools}.hnsw.{graph,data}   HNSW graphs over int8 codes (only at FLAT_BELOW vectors or more)
 //! bm25-{servers,tools}/               tantivy indexes
 //! ```
 //! A build writes a new snapshot into a staging folder and [`IndexDir`] publishes it: a crash at any
@@ -25,9 +25,9 @@ use crate::bm25::Bm25;
 use crate::canonical::{sha256_file, sha256_hex};
 use crate::catalog::Catalog;
 use crate::catalog::ServerRecord;
-use crate::dense::{Ann, AnnHit, FLAT_BELOW, flat_top_k};
+use crate::dense::{Ann, AnnHit, FLAT_BELOW, cosine, flat_top_k};
 use crate::embed::Embedder;
-use crate::index_dir::{IndexDir, fault_point, write_staged};
+use crate::index_dir::{IndexDir, fault_point, write_staged, write_staged_parts};
 use crate::mapped::{Mapped, float_bytes};
 use crate::pins::PinReport;
 use crate::scan::ToolOwners;
@@ -37,7 +37,8 @@ use crate::{Error, Result};
 /// Version of the on-disk format this build writes and reads.
 /// 2: BM25 documents have four weighted fields (name, description, params, context) instead of two.
 /// 4: vectors and tool objects in files of their own, read in place (memory-mapped) instead of decoded.
-pub const FORMAT_VERSION: u32 = 4;
+/// 5: HNSW graphs hold int8 codes of the vectors (candidates re-scored from `vectors.f32`), not f32 copies.
+pub const FORMAT_VERSION: u32 = 5;
 
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
@@ -343,6 +344,12 @@ impl Snapshot {
         self.vectors.floats().expect("the length of vectors.f32 was checked at open")
     }
 
+    /// Hands back the pages of the tool objects read so far: for a reader that went through all of them
+    /// once (the engine's load) and from then on reads only the few it answers with, which fault in again.
+    pub fn release_tool_objects(&self) {
+        self.tool_objects.release_resident();
+    }
+
     /// The MCP `Tool` object of tool `i`, verbatim, as JSON text.
     pub fn tool_json(&self, i: usize) -> &str {
         let t = &self.tools[i];
@@ -357,7 +364,7 @@ impl Snapshot {
         if self.tools.len() < FLAT_BELOW || self.tool_ann.is_empty() {
             flat_top_k((0..self.tools.len()).map(|i| self.tool_vector(i)), query, k)
         } else {
-            self.tool_ann.search(query, k)
+            self.tool_ann.search(query, k, |i| cosine(query, self.tool_vector(i as usize)))
         }
     }
 
@@ -366,7 +373,7 @@ impl Snapshot {
         if self.servers.len() < FLAT_BELOW || self.server_ann.is_empty() {
             flat_top_k((0..self.servers.len()).map(|i| self.server_vector(i)), query, k)
         } else {
-            self.server_ann.search(query, k)
+            self.server_ann.search(query, k, |i| cosine(query, self.server_vector(i as usize)))
         }
     }
 
@@ -507,6 +514,31 @@ fn build_from(
     stats.pins = observer.report;
     release_freed_memory();
 
+    // Everything is written into a staging folder; the records and tool objects first, so the tool objects
+    // (~200 MB of text at 100K tools) are not held through the embedding, the build's largest phase.
+    let content_key = sha256_hex(
+        format!(
+            "{}{}",
+            servers.iter().map(|s| s.text_hash.as_str()).collect::<String>(),
+            tools.iter().map(|t| t.hash.as_str()).collect::<String>()
+        )
+        .as_bytes(),
+    );
+    let now = std::time::SystemTime::now();
+    let stamp = humantime::format_rfc3339_micros(now).to_string().replace([':', '.', '-'], "");
+    let id = format!("{stamp}-{}", &content_key[..8]);
+    let tmp = out.staging(&id)?;
+    let early = (|| -> Result<()> {
+        encode(&CatalogFileRef { servers: &servers, tools: &tools }, &tmp.join(CATALOG))?;
+        write_staged(&tmp.join(TOOL_OBJECTS), tool_objects.as_bytes())
+    })();
+    drop(tool_objects);
+    release_freed_memory();
+    if let Err(e) = early {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+
     // Vectors: reuse where the text is unchanged, embed the rest.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
         let mut out: Vec<Option<Vec<f32>>> = hashes
@@ -526,35 +558,32 @@ fn build_from(
             bar.inc(chunk.len() as u64);
         }
         bar.finish_and_clear();
-        Ok(out.into_iter().flatten().flatten().collect())
+        // Joined into one allocation of the exact size (a collect from this iterator cannot know it, and
+        // grew by doubling: up to twice the vectors' bytes on top of `out`'s at the build's peak), each
+        // vector freed as it is copied.
+        let mut joined = Vec::with_capacity(out.len() * embedder.dim());
+        for v in out.into_iter().flatten() {
+            joined.extend_from_slice(&v);
+        }
+        Ok(joined)
     };
-    let server_vectors =
-        vectorize(servers.iter().map(|s| &s.text_hash).collect(), server_docs.iter().map(|d| &d.embed).collect())?;
-    let tool_vectors =
-        vectorize(tools.iter().map(|t| &t.text_hash).collect(), tool_docs.iter().map(|d| &d.embed).collect())?;
+    let embedded =
+        vectorize(servers.iter().map(|s| &s.text_hash).collect(), server_docs.iter().map(|d| &d.embed).collect())
+            .and_then(|server_vectors| {
+                let texts = tool_docs.iter().map(|d| &d.embed).collect();
+                Ok((server_vectors, vectorize(tools.iter().map(|t| &t.text_hash).collect(), texts)?))
+            });
+    let (server_vectors, tool_vectors) = match embedded {
+        Ok(vectors) => vectors,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    };
     let dim = embedder.dim();
 
-    // Write everything into a staging folder.
-    let content_key = sha256_hex(
-        format!(
-            "{}{}",
-            servers.iter().map(|s| s.text_hash.as_str()).collect::<String>(),
-            tools.iter().map(|t| t.hash.as_str()).collect::<String>()
-        )
-        .as_bytes(),
-    );
-    let now = std::time::SystemTime::now();
-    let stamp = humantime::format_rfc3339_micros(now).to_string().replace([':', '.', '-'], "");
-    let id = format!("{stamp}-{}", &content_key[..8]);
-    let tmp = out.staging(&id)?;
     let written = (|| -> Result<Manifest> {
-        encode(&CatalogFileRef { servers: &servers, tools: &tools }, &tmp.join(CATALOG))?;
-        write_staged(&tmp.join(TOOL_OBJECTS), tool_objects.as_bytes())?;
-        let mut vectors = Vec::with_capacity(4 * (server_vectors.len() + tool_vectors.len()));
-        vectors.extend_from_slice(float_bytes(&server_vectors));
-        vectors.extend_from_slice(float_bytes(&tool_vectors));
-        write_staged(&tmp.join(VECTORS), &vectors)?;
-        drop(vectors);
+        write_staged_parts(&tmp.join(VECTORS), &[float_bytes(&server_vectors), float_bytes(&tool_vectors)])?;
         encode(&warnings, &tmp.join(SCAN))?;
         for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
             let d = tmp.join(name);
