@@ -57,21 +57,5 @@ for pair in "mcpzero:$WORK/mcpzero-test-plus-bfcl.jsonl" "live:data/eval/livemcp
   done
 done
 
-# Memory of the serving process at 100K after a round of queries.
-"$BIN" serve --index "$INDEX" --addr 127.0.0.1:0 2>"$WORK/serve.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-ADDR=
-for _ in $(seq 1 1200); do
-  ADDR=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$WORK/serve.log" | head -n 1 || true)
-  [ -n "$ADDR" ] && break
-  sleep 0.1
-done
-[ -n "$ADDR" ] || { cat "$WORK/serve.log" >&2; exit 1; }
-head -n 200 data/eval/mcpzero-test.jsonl | python3 -c '
-import json, sys
-for line in sys.stdin:
-    print(json.dumps({"query": json.loads(line)["query"], "limit": 5}))' | while IFS= read -r body; do
-  curl -fsS -H 'content-type: application/json' -d "$body" "$ADDR/v1/discover" >/dev/null
-done
-grep -E "VmRSS|VmHWM" "/proc/$SERVER/status"
+# Memory of the serving process at 100K after a round of queries (VmRSS, peak, and per mapping).
+TOOLSCOUT_BIN=$BIN scripts/serve-memory.sh "$INDEX"

@@ -46,5 +46,5 @@ for line in sys.stdin:
     print(json.dumps({"query": json.loads(line)["query"], "limit": 5}))' | while IFS= read -r body; do
   curl -fsS -H 'content-type: application/json' -d "$body" "$ADDR/v1/discover" >/dev/null
 done
-echo "after 200 queries: $(grep VmRSS "/proc/$SERVER/status")"
+echo "after 200 queries: $(grep -E 'VmRSS|VmHWM' "/proc/$SERVER/status" | tr -s ' \t\n' ' ')"
 mappings

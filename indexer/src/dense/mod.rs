@@ -162,12 +162,12 @@ pub fn flat_top_k<'a>(vectors: impl Iterator<Item = &'a [f32]>, query: &[f32], k
 mod tests {
     use super::*;
 
-    fn lcg(seed: u64) -> f32 {
+    pub(super) fn lcg(seed: u64) -> f32 {
         let x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((x >> 33) % 1000) as f32 / 1000.0 - 0.5
     }
 
-    fn unit(v: Vec<f32>) -> Vec<f32> {
+    pub(super) fn unit(v: Vec<f32>) -> Vec<f32> {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         v.into_iter().map(|x| x / n).collect()
     }
