@@ -1,9 +1,9 @@
 //! The HNSW graph's own copy of the vectors, as int8 codes: each L2-normalized vector scaled so its largest
 //! magnitude is 127, then rounded. A quarter of f32's bytes — at 100K tools of the ensemble's 896
-//! dimensions, 97 MB instead of 387 MB held by the build and touched by the served graph — and an integer
+//! dimensions, 92 MB instead of 387 MB held by the build and touched by the served graph — and an integer
 //! dot product. The graph only proposes candidates; `Snapshot::nearest_*` re-scores them exactly from the
 //! stored f32 vectors, so scores are never the codes'. The recall cost is measured by `cargo bench -p
-//! toolscout-indexer --bench ann` (BENCHMARKS.md "int8 graph").
+//! toolscout-indexer --bench ann` (BENCHMARKS.md "Flat scan or HNSW", "The graph over int8 codes").
 
 use hnsw_rs::prelude::Distance;
 

@@ -80,7 +80,7 @@ impl Ann {
             }
         }
         let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, base)));
-        // The vectors stay in the data file, memory-mapped (the graph's links are read into memory): pages
+        // The codes stay in the data file, memory-mapped (the graph's links are read into memory): pages
         // are read as searches touch them and can be dropped again by the kernel.
         io.set_options(ReloadOptions::default().set_mmap(true));
         let hnsw = io.load_hnsw::<i8, DistCode>().map_err(|e| Error::corrupt(dir, format!("hnsw {base}: {e}")))?;
