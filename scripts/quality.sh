@@ -3,8 +3,9 @@
 # the dev sets only (`toolscout calibrate`), and evaluates every test set against the baselines.
 #
 #   scripts/quality.sh            # everything (release build; ~25 min on 2 cores)
-#   scripts/quality.sh calibrate  # only refit service/src/decision/built-in.json (then rebuild!)
-#   scripts/quality.sh eval       # only the test-set tables
+#   scripts/quality.sh calibrate [calibrate options]  # only refit service/src/decision/built-in.json (then
+#                                 # rebuild!); CAL_OUT=FILE writes elsewhere, `--rows FILE` keeps the fit rows
+#   scripts/quality.sh eval       # only the test-set tables (EVAL_OPTS: engine options for every run)
 #
 # Never fits on a test set: the `--set` lines below are dev/train data only (MetaTool dev + train slice,
 # MCP-Zero dev, crawl-task dev, the hand-written dev sets, BFCL live_multiple train/dev, small catalogs).
@@ -65,15 +66,16 @@ calibrate() {
     --set "$W/idx-crawl-small-a=$W/small/crawl-small-a-queries.jsonl+near-misses" \
     --set "$W/idx-crawl-small-b=$W/small/crawl-small-b-queries.jsonl+near-misses" \
     --set "$W/idx-docker-small=$W/small/docker-small-queries.jsonl+near-misses" \
-    --out service/src/decision/built-in.json "$@"
+    --out "${CAL_OUT:-service/src/decision/built-in.json}" "$@"
 }
 
 evaluate() {
   # Tables lose cargo's first line; `--show` listings are printed whole.
   run() {
     echo "== $*"
-    if [[ " $* " == *" --show "* ]]; then $R eval --index "$W/$1" --queries "$2" "${@:3}" 2>/dev/null
-    else $R eval --index "$W/$1" --queries "$2" "${@:3}" --k 1,5 2>/dev/null | tail -n +2; fi
+    # shellcheck disable=SC2086 # EVAL_OPTS: engine options for every run (`--cap-yield 0`: the earlier engine)
+    if [[ " $* " == *" --show "* ]]; then $R eval --index "$W/$1" --queries "$2" "${@:3}" ${EVAL_OPTS:-} 2>/dev/null
+    else $R eval --index "$W/$1" --queries "$2" "${@:3}" ${EVAL_OPTS:-} --k 1,5 2>/dev/null | tail -n +2; fi
   }
   run idx-metatool data/eval/metatool-test.jsonl --baseline all
   run idx-mcpzero "$W/mcpzero-test-plus-bfcl.jsonl" --baseline all
@@ -97,7 +99,7 @@ evaluate() {
 case "$what" in
   all) data; calibrate; cargo build --release -p toolscout --bin toolscout; evaluate ;;
   data) data ;;
-  calibrate) calibrate ;;
+  calibrate) calibrate "${@:2}" ;;
   eval) evaluate ;;
   *) echo "usage: $0 [all|data|calibrate|eval]" >&2; exit 2 ;;
 esac

@@ -92,6 +92,10 @@ pub(crate) struct EngineArgs {
     /// Most tools of one server in an answer (0: no cap).
     #[arg(long)]
     pub max_per_server: Option<usize>,
+    /// How strong another server's tool must be, as a share of the capped tool's confidence, to take its
+    /// place (0: the cap always applies; 1: only an equal takes it).
+    #[arg(long)]
+    pub cap_yield: Option<f32>,
     /// Do not split compound requests into intents.
     #[arg(long)]
     pub single_intent: bool,
@@ -145,6 +149,12 @@ impl EngineArgs {
         }
         config.top_servers = self.top_servers.unwrap_or(config.top_servers);
         config.max_per_server = self.max_per_server.unwrap_or(config.max_per_server);
+        if let Some(y) = self.cap_yield {
+            if !(0.0..=1.0).contains(&y) {
+                bail!("--cap-yield must be between 0 and 1, got {y}");
+            }
+            config.cap_yield = y;
+        }
         config.multi_intent = !self.single_intent;
         config.exclude_flagged = self.exclude_flagged;
         config.order_by_fused = self.order_by_fused;

@@ -6,8 +6,8 @@
 //! 2. [`score`]: every candidate of every pass gets its signals, its [`crate::Features`], and the
 //!    decision model's probability; a candidate keeps its best pass.
 //! 3. [`arrange`]: the order an answer shows: the best tool for the request, then the best for each
-//!    intent, then the rest; no server floods the answer (the cap spares tools the decision keeps for a
-//!    single-intent request).
+//!    intent, then the rest; no server floods the answer (a tool over the per-server cap yields its place
+//!    only to another server's tool of comparable confidence, never to filler).
 //! 4. [`decide`]: `found` or `not_found`, which tools are delivered (never one the decision rejects),
 //!    and, when the right service is there but not the action, a reason an agent can act on.
 //!
