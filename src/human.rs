@@ -152,6 +152,21 @@ pub(crate) fn calibration(r: &FitReport) -> String {
         r.rows.0,
         r.rows.1
     );
+    if let Some(f) = &r.foreign {
+        let _ = writeln!(
+            s,
+            "requests not in English: request cut {:.3} ({} answerable, {} none): not-found P {:.3} R {:.3} F1 {:.3}; \
+             recall@5 {:.3} (without the decision {:.3})",
+            f.request_cut,
+            f.requests.0,
+            f.requests.1,
+            f.not_found.0,
+            f.not_found.1,
+            f.not_found.2,
+            f.recall_at_5.0,
+            f.recall_at_5.1
+        );
+    }
     let _ = writeln!(s, "weights (bias {:+.3}):", d.bias);
     for (name, w) in d.features.iter().zip(&d.weights) {
         let _ = writeln!(s, "  {name:<22} {w:+.3}");

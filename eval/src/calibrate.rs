@@ -10,7 +10,10 @@
 //!    recall@5 (recall and F1 are means over the sets, so each set — catalog, style of request — weighs
 //!    the same), then the highest tool cuts (absolute, then relative to the best tool) that cost no single
 //!    set more than half a point more — so answers carry as few tools the model judged irrelevant as that
-//!    allows, and no catalog pays for it.
+//!    allows, and no catalog pays for it. Requests not written in English (`toolscout_service::
+//!    foreign_language`) are left out of that sweep: only the dense side reads them, so their
+//!    probabilities run lower, and they get a request cut of their own — the best not-found F1 among the
+//!    cuts that cost them at most the same recall budget, pooled over the sets (each holds only a few).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -20,7 +23,7 @@ use linfa_logistic::LogisticRegression;
 use ndarray_linfa::{Array1, Array2};
 use serde::Serialize;
 use toolscout_indexer::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
-use toolscout_service::{DiscoverParams, Engine, FEATURES};
+use toolscout_service::{DiscoverParams, Engine, FEATURES, foreign_language};
 
 use crate::queries::{Kind, Query, near_misses};
 use crate::report::request_text;
@@ -82,6 +85,19 @@ pub struct CurvePoint {
     pub within_budget: bool,
 }
 
+/// The request cut for requests not written in English, and what it gives on them (all sets pooled).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ForeignFit {
+    /// The cut.
+    pub request_cut: f32,
+    /// Answerable and `none` requests not in English.
+    pub requests: (usize, usize),
+    /// Not-found precision, recall and F1 on them at the cut.
+    pub not_found: (f64, f64, f64),
+    /// Their group recall@5 at the cut, and without a decision.
+    pub recall_at_5: (f64, f64),
+}
+
 /// A fitted calibration and how it was reached.
 #[derive(Debug, Clone, Serialize)]
 pub struct FitReport {
@@ -89,8 +105,10 @@ pub struct FitReport {
     pub calibration: Calibration,
     /// Rows fitted on (positive, negative).
     pub rows: (usize, usize),
-    /// The sweep over request cuts.
+    /// The sweep over request cuts (requests in English).
     pub curve: Vec<CurvePoint>,
+    /// The cut for requests not in English, when the sets held some of both kinds.
+    pub foreign: Option<ForeignFit>,
     /// Every row fitted on, when asked for ([`FitOptions::keep_rows`]).
     #[serde(skip)]
     pub row_data: Vec<Row>,
@@ -121,6 +139,8 @@ pub struct Row {
 struct Judged {
     set: usize,
     none: bool,
+    /// Not written in English.
+    foreign: bool,
     groups: usize,
     /// Row indexes of its candidates.
     rows: Vec<usize>,
@@ -169,6 +189,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             let mut j = Judged {
                 set: si,
                 none: q.kind == Kind::None,
+                foreign: foreign_language(&params.query),
                 groups: q.relevant.len(),
                 rows: Vec::new(),
                 serves: Vec::new(),
@@ -215,8 +236,9 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
         }
     }
 
-    // 3. The cuts.
-    let sweep = Sweep::new(&judged, &probability);
+    // 3. The cuts, for requests in English; then the cut for the others.
+    let sweep = Sweep::new(judged.iter().filter(|j| !j.foreign), &probability);
+    let foreign_sweep = Sweep::new(judged.iter().filter(|j| j.foreign), &probability);
     let grid: Vec<f32> = (1..100).map(|i| i as f32 / 100.0).collect();
     let relative = [0.0f32, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5];
     let no_cut = sweep.recall_at_5(0.0, 0.0, 0.0);
@@ -250,6 +272,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
         .max_by(|a, b| a.f1.total_cmp(&b.f1).then(b.request_cut.total_cmp(&a.request_cut)))
         .cloned()
         .ok_or_else(|| Error::Calibration("no request cut keeps recall@5 within the allowed drop".into()))?;
+    let foreign = foreign_sweep.foreign_cut(&best, options.max_recall_drop);
 
     let calibration = Calibration {
         version: CALIBRATION_VERSION,
@@ -262,6 +285,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             tool_cut: best.tool_cut,
             relative_cut: best.relative_cut,
             request_cut: best.request_cut,
+            foreign_request_cut: foreign.as_ref().map(|f| f.request_cut),
         },
         fitted: FitSummary {
             created_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
@@ -271,7 +295,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             recall_at_5: (best.recall_at_5, no_cut),
         },
     };
-    Ok(FitReport { calibration, rows: (positives, rows.y.len() - positives), curve, row_data })
+    Ok(FitReport { calibration, rows: (positives, rows.y.len() - positives), curve, foreign, row_data })
 }
 
 /// The judged queries with each one's candidates sorted by probability, for fast sweeps.
@@ -369,9 +393,8 @@ fn predict(x: &[f64], w: &[f64], bias: f64) -> f32 {
 }
 
 impl Sweep {
-    fn new(judged: &[Judged], probability: &[f32]) -> Sweep {
+    fn new<'a>(judged: impl Iterator<Item = &'a Judged>, probability: &[f32]) -> Sweep {
         let queries = judged
-            .iter()
             .map(|j| {
                 let mut rows: Vec<(f32, Vec<usize>)> =
                     j.rows.iter().zip(&j.serves).map(|(&r, s)| (probability[r], s.clone())).collect();
@@ -436,19 +459,46 @@ impl Sweep {
         if found.is_empty() { 0.0 } else { n as f64 / found.len() as f64 }
     }
 
+    /// Not-found precision, recall and F1 of `queries` at a request cut (`None` without `none` queries).
+    fn not_found_of(queries: &[&SweepQuery], request_cut: f32) -> Option<(f64, f64, f64)> {
+        let none = queries.iter().filter(|q| q.none).count() as f64;
+        if none == 0.0 {
+            return None;
+        }
+        let said = queries.iter().filter(|q| q.best < request_cut).count() as f64;
+        let right = queries.iter().filter(|q| q.best < request_cut && q.none).count() as f64;
+        let p = if said > 0.0 { right / said } else { 0.0 };
+        let r = right / none;
+        Some((p, r, if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }))
+    }
+
+    /// The request cut for requests not in English, all sets pooled, at most `english`'s request cut: the
+    /// best not-found F1 among cuts (steps of 0.001) that cost these requests at most `budget` of
+    /// recall@5. `None` when they hold no answerable or no `none` request.
+    fn foreign_cut(&self, english: &CurvePoint, budget: f64) -> Option<ForeignFit> {
+        let qs: Vec<&SweepQuery> = self.queries.iter().collect();
+        let (tc, rel) = (english.tool_cut, english.relative_cut);
+        let base = Self::recall_of(&qs, 0.0, tc, rel)?;
+        Self::not_found_of(&qs, 0.0)?;
+        let steps = (english.request_cut * 1000.0).round() as usize;
+        (0..=steps)
+            .map(|i| i as f32 / 1000.0)
+            .filter_map(|cut| {
+                let recall_at_5 = Self::recall_of(&qs, cut, tc, rel)?;
+                let not_found = Self::not_found_of(&qs, cut)?;
+                (base - recall_at_5 <= budget + 1e-9).then_some(ForeignFit {
+                    request_cut: cut,
+                    requests: (qs.iter().filter(|q| !q.none).count(), qs.iter().filter(|q| q.none).count()),
+                    not_found,
+                    recall_at_5: (recall_at_5, base),
+                })
+            })
+            .max_by(|a, b| a.not_found.2.total_cmp(&b.not_found.2).then(b.request_cut.total_cmp(&a.request_cut)))
+    }
+
     /// Not-found precision, recall and F1 at a request cut (each the mean over sets with `none` queries).
     fn not_found(&self, request_cut: f32) -> (f64, f64, f64) {
-        let of = |qs: &[&SweepQuery]| -> Option<(f64, f64, f64)> {
-            let none = qs.iter().filter(|q| q.none).count() as f64;
-            if none == 0.0 {
-                return None;
-            }
-            let said = qs.iter().filter(|q| q.best < request_cut).count() as f64;
-            let right = qs.iter().filter(|q| q.best < request_cut && q.none).count() as f64;
-            let p = if said > 0.0 { right / said } else { 0.0 };
-            let r = right / none;
-            Some((p, r, if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 }))
-        };
+        let of = |qs: &[&SweepQuery]| Self::not_found_of(qs, request_cut);
         (
             self.per_set(|qs| of(qs).map(|v| v.0)),
             self.per_set(|qs| of(qs).map(|v| v.1)),

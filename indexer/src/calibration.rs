@@ -24,7 +24,7 @@ pub struct Calibration {
 }
 
 /// A logistic model over named features: `p = sigmoid(bias + Σ weights[i] · features[i])`. A request is
-/// `found` when its best tool's `p` reaches `request_cut`; a tool is delivered when its `p` reaches
+/// `found` when its best tool's `p` reaches `request_cut` (`foreign_request_cut` for a request not in English); a tool is delivered when its `p` reaches
 /// `tool_cut` and `relative_cut` times the best tool's `p`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,6 +41,10 @@ pub struct DecisionModel {
     pub relative_cut: f32,
     /// Lowest best-tool probability of a `found` answer.
     pub request_cut: f32,
+    /// The same for a request not written in English (the service's `language.rs` tells): only the dense
+    /// side reads it, so its probabilities run lower. `None`: `request_cut`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foreign_request_cut: Option<f32>,
 }
 
 /// Provenance and dev-set scores of a calibration.

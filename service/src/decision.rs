@@ -89,7 +89,13 @@ impl Decision {
             None => Decision::built_in(),
         };
         if let Some(cut) = request_cut {
-            decision.model.request_cut = cut;
+            // A foreign cut keeps its ratio to the request cut: an operator who asks for twice the cut
+            // gets it for requests in every language.
+            let m = &mut decision.model;
+            if let Some(foreign) = m.foreign_request_cut.as_mut() {
+                *foreign = if m.request_cut > 0.0 { *foreign * cut / m.request_cut } else { cut };
+            }
+            m.request_cut = cut;
             decision.source = DecisionSource::Config;
         }
         Ok(decision)
@@ -120,6 +126,14 @@ impl Decision {
     /// Lowest best-tool probability of a `found` answer.
     pub fn request_cut(&self) -> f32 {
         self.model.request_cut
+    }
+
+    /// The request cut for a request in English or not (`language.rs`).
+    pub fn request_cut_for(&self, foreign: bool) -> f32 {
+        match self.model.foreign_request_cut {
+            Some(cut) if foreign => cut,
+            _ => self.model.request_cut,
+        }
     }
 
     /// The model.
@@ -162,8 +176,35 @@ mod tests {
             tool_cut: 0.5,
             relative_cut: 0.0,
             request_cut: 0.5,
+            foreign_request_cut: None,
         };
         assert!(Decision::new(bad, DecisionSource::Calibration, "m".into()).is_err());
+    }
+
+    #[test]
+    fn a_request_not_in_english_has_its_own_cut_and_an_override_keeps_the_ratio() {
+        let model = DecisionModel {
+            features: vec!["fused".into()],
+            weights: vec![1.0],
+            bias: 0.0,
+            tool_cut: 0.0,
+            relative_cut: 0.0,
+            request_cut: 0.04,
+            foreign_request_cut: Some(0.01),
+        };
+        let d = Decision::new(model.clone(), DecisionSource::Calibration, "m".into()).expect("valid");
+        assert_eq!((d.request_cut_for(false), d.request_cut_for(true)), (0.04, 0.01));
+        let dir = tempfile::tempdir().expect("tempdir");
+        let index = IndexDir::new(dir.path());
+        let overridden = Decision::for_index(&index, "m", "e", Some(0.08)).expect("built-in");
+        let built_in = Decision::built_in();
+        let ratio = built_in.request_cut_for(true) / built_in.request_cut_for(false);
+        assert!((overridden.request_cut_for(false) - 0.08).abs() < 1e-6);
+        assert!((overridden.request_cut_for(true) - 0.08 * ratio).abs() < 1e-6);
+        // Without a foreign cut, every request has the one cut.
+        let single = DecisionModel { foreign_request_cut: None, ..model };
+        let d = Decision::new(single, DecisionSource::Calibration, "m".into()).expect("valid");
+        assert_eq!(d.request_cut_for(true), 0.04);
     }
 
     #[test]
@@ -175,6 +216,7 @@ mod tests {
             tool_cut: 0.5,
             relative_cut: 0.2,
             request_cut: 0.5,
+            foreign_request_cut: None,
         };
         let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
         let mut f = [0.0; FEATURES.len()];

@@ -27,7 +27,7 @@ use crate::query_cache::QueryCache;
 use crate::risk::{Risk, RiskOverrides, classify, request_classes};
 use crate::stages::Candidate;
 use crate::stages::arrange::{Arranging, arrange};
-use crate::stages::decide::{decide, reason};
+use crate::stages::decide::{Request, decide, reason};
 use crate::stages::retrieve::retrieve;
 use crate::stages::score::{Scoring, score};
 use crate::{Error, Result};
@@ -402,9 +402,12 @@ impl Engine {
             by_fused: self.config.order_by_fused,
         };
         let order = arrange(&candidates, &prepared.slots, &arranging);
-        let missing_service = !prepared.analyses[0].missing_services.is_empty();
-        let verdict =
-            decide(&candidates, &order, prepared.named.len(), &live.decision, prepared.limit, missing_service);
+        let request = Request {
+            named: prepared.named.len(),
+            missing_service: !prepared.analyses[0].missing_services.is_empty(),
+            foreign: prepared.analyses[0].foreign,
+        };
+        let verdict = decide(&candidates, &order, request, &live.decision, prepared.limit);
         let hit = |c: usize| {
             tool_hit(live, candidates[c].tool, candidates[c].score(), candidates[c].confidence(), MatchKind::Search)
         };
@@ -455,7 +458,7 @@ impl Engine {
             delivered,
             found: verdict.found,
             servers,
-            threshold: live.decision.request_cut(),
+            threshold: live.decision.request_cut_for(request.foreign),
             notes: prepared.notes,
             reason: why,
         };

@@ -72,6 +72,7 @@ pub fn hashed_index(catalog: &Path, dir: &Path, engine: &str) -> PathBuf {
             tool_cut: 0.2,
             relative_cut: 0.0,
             request_cut: 0.5,
+            foreign_request_cut: None,
         },
         fitted: toolscout_indexer::FitSummary::default(),
     };

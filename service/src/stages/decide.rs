@@ -22,18 +22,29 @@ pub(crate) struct Verdict {
     pub closest: Vec<usize>,
 }
 
-/// Decides over `candidates` arranged in `order`, for a request that named `named` tools.
+/// What the request is, as far as deciding goes.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Request {
+    /// Tools it named.
+    pub named: usize,
+    /// It names, as the place to act, a service the catalog never mentions.
+    pub missing_service: bool,
+    /// It is not written in English (`language.rs`): judged by the foreign request cut.
+    pub foreign: bool,
+}
+
+/// Decides over `candidates` arranged in `order`.
 pub(crate) fn decide(
     candidates: &[Candidate],
     order: &[usize],
-    named: usize,
+    request: Request,
     decision: &Decision,
     limit: usize,
-    missing_service: bool,
 ) -> Verdict {
+    let Request { named, missing_service, foreign } = request;
     let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
     // A request for a service the catalog never mentions is not served by another service's look-alike.
-    let found = named > 0 || (!missing_service && !candidates.is_empty() && best >= decision.request_cut());
+    let found = named > 0 || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign));
     if !found {
         return Verdict { found, delivered: Vec::new(), closest: order.iter().copied().take(CLOSEST).collect() };
     }

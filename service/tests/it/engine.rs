@@ -239,3 +239,15 @@ fn poisoned_definitions_carry_warnings_and_can_be_excluded() {
     assert!(!answer.tools.is_empty(), "{:?}", names(&answer));
     assert!(answer.tools.iter().all(|t| t.server != "shady"), "excluded by policy");
 }
+
+/// A request in another language is judged by the cut fitted for such requests (only the multilingual
+/// dense side reads it, so its confidence runs lower): asked in French and in German for the time in
+/// Tokyo, the engine answers with the time server's tool instead of `not_found`.
+#[test]
+fn requests_in_other_languages_find_their_tools() {
+    for query in ["Quelle heure est-il à Tokyo en ce moment ?", "Wie spät ist es gerade in Tokio?"] {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::Found, "{query}: {:?}", names(&answer));
+        assert_eq!(names(&answer)[0], ("time".to_string(), "current_time".to_string()), "{query}");
+    }
+}
