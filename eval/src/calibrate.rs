@@ -480,6 +480,7 @@ impl Sweep {
         let (tc, rel) = (english.tool_cut, english.relative_cut);
         let base = Self::recall_of(&qs, 0.0, tc, rel)?;
         Self::not_found_of(&qs, 0.0)?;
+        let requests = (qs.iter().filter(|q| !q.none).count(), qs.iter().filter(|q| q.none).count());
         let steps = (english.request_cut * 1000.0).round() as usize;
         (0..=steps)
             .map(|i| i as f32 / 1000.0)
@@ -488,7 +489,7 @@ impl Sweep {
                 let not_found = Self::not_found_of(&qs, cut)?;
                 (base - recall_at_5 <= budget + 1e-9).then_some(ForeignFit {
                     request_cut: cut,
-                    requests: (qs.iter().filter(|q| !q.none).count(), qs.iter().filter(|q| q.none).count()),
+                    requests,
                     not_found,
                     recall_at_5: (recall_at_5, base),
                 })
@@ -504,5 +505,42 @@ impl Sweep {
             self.per_set(|qs| of(qs).map(|v| v.1)),
             self.per_set(|qs| of(qs).map(|v| v.2)),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(none: bool, best: f32) -> SweepQuery {
+        let top = vec![(best, if none { Vec::new() } else { vec![0] })];
+        SweepQuery { set: 0, none, groups: usize::from(!none), best, top }
+    }
+
+    #[test]
+    fn the_foreign_cut_is_the_best_f1_that_keeps_their_recall_within_budget() {
+        let sweep =
+            Sweep { queries: vec![query(false, 0.005), query(false, 0.02), query(true, 0.001), query(true, 0.003)] };
+        let english = CurvePoint {
+            request_cut: 0.03,
+            tool_cut: 0.0,
+            relative_cut: 0.0,
+            precision: 0.0,
+            recall: 0.0,
+            f1: 0.0,
+            recall_at_5: 0.0,
+            delivered: 0.0,
+            within_budget: true,
+        };
+        // No recall may be lost: the lowest cut that says not_found to both `none` requests.
+        let fit = sweep.foreign_cut(&english, 0.0).expect("both kinds present");
+        assert!((fit.request_cut - 0.004).abs() < 1e-6, "{fit:?}");
+        assert_eq!((fit.requests, fit.not_found.2), ((2, 2), 1.0));
+        // Half the recall may go: still the best F1, and never above the English cut.
+        let loose = sweep.foreign_cut(&english, 0.5).expect("both kinds present");
+        assert!(loose.request_cut <= 0.03 && loose.not_found.2 == 1.0, "{loose:?}");
+        // Without `none` requests there is nothing to fit.
+        let answerable_only = Sweep { queries: vec![query(false, 0.005)] };
+        assert!(answerable_only.foreign_cut(&english, 0.0).is_none());
     }
 }
