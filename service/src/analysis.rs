@@ -31,8 +31,6 @@ pub(crate) struct Analysis {
     pub entity_kinds: u8,
     /// The services of `services.txt` it names that the catalog never mentions.
     pub missing_services: Vec<crate::services::Service>,
-    /// It is not written in English (`language.rs`).
-    pub foreign: bool,
 }
 
 impl Analysis {
@@ -88,7 +86,6 @@ impl Analysis {
             named_servers,
             entity_kinds,
             missing_services,
-            foreign: crate::language::foreign(text),
         }
     }
 

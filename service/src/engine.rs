@@ -190,6 +190,8 @@ struct Prepared {
     limit: usize,
     /// Candidates (and named tools) the caller's profile hid.
     hidden: usize,
+    /// The request is not written in English (`language.rs`): judged by the foreign request cut.
+    foreign: bool,
 }
 
 impl Engine {
@@ -405,7 +407,7 @@ impl Engine {
         let request = Request {
             named: prepared.named.len(),
             missing_service: !prepared.analyses[0].missing_services.is_empty(),
-            foreign: prepared.analyses[0].foreign,
+            foreign: prepared.foreign,
         };
         let verdict = decide(&candidates, &order, request, &live.decision, prepared.limit);
         let hit = |c: usize| {
@@ -608,6 +610,7 @@ impl Engine {
             notes,
             limit,
             hidden,
+            foreign: crate::language::foreign(query),
         })
     }
 
