@@ -3,11 +3,16 @@
 //! Recognised forms: `tool_name`, `server__tool`, `server/tool`, `server.tool`, `server:tool` (server by
 //! name or id, case-insensitive). A bare name that is also an ordinary word (`search`, `echo`) only counts
 //! when it is the whole query or is quoted (`"search"`, `` `search` ``); names with `_`, `-`, `.`, digits or
-//! inner capitals (`create_issue`, `getWeather`) count anywhere in the query. Pure code, no I/O.
+//! inner capitals (`create_issue`, `getWeather`) count anywhere in the query — except a word whose only
+//! mark is its capitals and that names a server of the catalog or a known service (`GitHub`, `YouTube`:
+//! "rerun the failed GitHub Actions run" names a service, not Graphlit's tool called `GitHub`). Pure code,
+//! no I/O.
 
 use std::collections::HashMap;
 
 use toolscout_indexer::{StoredServer, StoredTool};
+
+use crate::services::services;
 
 /// Lowercased names → tool and server indexes of one snapshot.
 #[derive(Debug, Default)]
@@ -83,7 +88,7 @@ impl NameIndex {
                 continue;
             }
             let mut hits = self.qualified(token);
-            if hits.is_empty() && (quoted || token == whole || looks_like_identifier(token)) {
+            if hits.is_empty() && (quoted || token == whole || (looks_like_identifier(token) && !self.brand(token))) {
                 hits = self.tools.get(&token.to_lowercase()).cloned().unwrap_or_default();
             }
             for h in hits {
@@ -93,6 +98,13 @@ impl NameIndex {
             }
         }
         out
+    }
+
+    /// A word marked as a name only by its capitals (`GitHub`) that names a server of the catalog or a
+    /// service of `services.txt`: the request names a service there, not a tool.
+    fn brand(&self, token: &str) -> bool {
+        let marked = token.contains(['_', '-', '.']) || token.chars().any(|c| c.is_ascii_digit());
+        !marked && (self.servers.contains_key(&token.to_lowercase()) || services().names_service(token))
     }
 
     /// `server__tool`, `server/tool`, `server.tool`, `server:tool`.
@@ -220,6 +232,19 @@ mod tests {
         check("search the web for cats", &[]);
         check("GITHUB:SEARCH", &[1]);
         check("nothing named here", &[]);
+    }
+
+    #[test]
+    fn brand_names_are_services_not_tools() {
+        // Graphlit-style servers have tools named after the services they read.
+        let servers = [server("GitHub", "github", 0, 1), server("graphlit", "graphlit", 1, 3)];
+        let tools = [tool(0, "create_issue"), tool(1, "GitHub"), tool(1, "YouTube"), tool(1, "ingestUrl")];
+        let idx = NameIndex::new(&servers, &tools);
+        assert!(idx.named_in("rerun the failed GitHub Actions run 8812").is_empty(), "a server's name");
+        assert!(idx.named_in("summarize this YouTube video").is_empty(), "a known service's name");
+        assert_eq!(idx.named_in("use the `GitHub` tool"), [1], "quoted, it is the tool");
+        assert_eq!(idx.named_in("GitHub"), [1], "the whole query is the tool's name");
+        assert_eq!(idx.named_in("call ingestUrl on it"), [3], "camelCase that names no service");
     }
 
     #[test]

@@ -95,6 +95,11 @@ impl Services {
         &self.names[service]
     }
 
+    /// Whether one word, as typed (`GitHub`, `youtube`), is a name of a service of the table.
+    pub(crate) fn names_service(&self, word: &str) -> bool {
+        [false, true].iter().any(|&camel| self.aliases.contains_key(&words_of(word, camel).join(" ")))
+    }
+
     /// Calls `found` for every service `text` names (longest name first at each word; a service may be
     /// reported more than once).
     fn scan(&self, text: &str, camel: bool, found: &mut impl FnMut(Service, usize)) {
