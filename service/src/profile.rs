@@ -54,6 +54,9 @@ pub(crate) struct ServerProfile {
     /// The words that identify the service when a request names it (`stripe`, `github`): its name's
     /// terms minus noise. Empty when the name is only noise.
     pub service: Vec<TermId>,
+    /// A one-word name written with inner capitals, as people type it (`GitHub` → `github`, whose service
+    /// words are `git hub`): a request that names it so names the server too.
+    pub joined: Option<TermId>,
 }
 
 /// Profiles of every tool and server of a snapshot, and the catalog's term weights.
@@ -94,7 +97,8 @@ impl Profiles {
                 .into_iter()
                 .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
                 .collect();
-            p.servers.push(ServerProfile { terms: terms_set, service });
+            let joined = joined_name(&s.name).and_then(|j| p.intern_all_ordered(&j).into_iter().next());
+            p.servers.push(ServerProfile { terms: terms_set, service, joined });
         }
         for s in &snap.servers {
             for w in words(&format!("{} {}", split_name(&s.name), s.description.as_deref().unwrap_or(""))) {
@@ -106,6 +110,9 @@ impl Profiles {
         for (si, s) in p.servers.iter().enumerate() {
             if let Some(&first) = s.service.first() {
                 p.service_index.entry(first).or_default().push(si);
+            }
+            if let Some(joined) = s.joined {
+                p.service_index.entry(joined).or_default().push(si);
             }
         }
         let table = families();
@@ -128,7 +135,8 @@ impl Profiles {
                 .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>())
                 .unwrap_or_default();
             let entity_kinds = crate::entities::in_parameters(param_names);
-            let service: HashSet<TermId> = p.servers[t.server as usize].service.iter().copied().collect();
+            let owner = &p.servers[t.server as usize];
+            let service: HashSet<TermId> = owner.service.iter().copied().chain(owner.joined).collect();
             let verb_terms: HashSet<String> = name_actions.iter().flat_map(|a| terms(&a.verb)).collect();
             let object_terms: Vec<TermId> = p
                 .intern_all_ordered(&name_words)
@@ -242,7 +250,10 @@ impl Profiles {
         let mut out = Vec::new();
         for t in query_terms {
             for &s in self.service_index.get(t).into_iter().flatten() {
-                if self.servers[s].service.iter().all(|w| query_terms.contains(w)) {
+                let server = &self.servers[s];
+                let named = server.service.iter().all(|w| query_terms.contains(w))
+                    || server.joined.is_some_and(|j| query_terms.contains(&j));
+                if named && !out.contains(&s) {
                     out.push(s);
                 }
             }
@@ -250,6 +261,14 @@ impl Profiles {
         out.sort_unstable();
         out
     }
+}
+
+/// `GitHub` → `github`: a server name of one word with a capital inside it, lowercased whole (`None` for
+/// other names: `github-actions`, `Stripe`, `MCP Weather`).
+fn joined_name(name: &str) -> Option<String> {
+    let word = name.trim();
+    let inner_capital = word.chars().skip(1).any(char::is_uppercase) && word.chars().any(char::is_lowercase);
+    (inner_capital && word.chars().all(|c| c.is_ascii_alphabetic())).then(|| word.to_lowercase())
 }
 
 /// `name words: description enum values` of the top-level properties of an input schema.
@@ -274,4 +293,18 @@ fn params_text(schema: Option<&Value>) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::joined_name;
+
+    #[test]
+    fn one_word_brand_names_are_joined() {
+        assert_eq!(joined_name("GitHub").as_deref(), Some("github"));
+        assert_eq!(joined_name("YouTube").as_deref(), Some("youtube"));
+        for other in ["Stripe", "github", "Github Actions", "github-actions", "MCP2Weather", "GITHUB"] {
+            assert_eq!(joined_name(other), None, "{other}");
+        }
+    }
 }
