@@ -51,6 +51,12 @@ pub fn foreign(text: &str) -> bool {
     detector().detect(text).is_some_and(|i| i.lang() != Lang::Eng && i.confidence() >= WHATLANG_CONFIDENCE)
 }
 
+/// Is `word` (lowercase) an English function word of the table? Misspelled request words are never
+/// corrected to one (`profile.rs`: "wether" is "weather", not "whether").
+pub(crate) fn english_function_word(word: &str) -> bool {
+    words().get(word).copied().unwrap_or(false)
+}
+
 /// Each function word, and whether it is English.
 fn words() -> &'static HashMap<&'static str, bool> {
     static WORDS: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();

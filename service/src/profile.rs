@@ -54,9 +54,9 @@ pub(crate) struct ServerProfile {
     /// The words that identify the service when a request names it (`stripe`, `github`): its name's
     /// terms minus noise. Empty when the name is only noise.
     pub service: Vec<TermId>,
-    /// A one-word name written with inner capitals, as people type it (`GitHub` → `github`, whose service
-    /// words are `git hub`): a request that names it so names the server too.
-    pub joined: Option<TermId>,
+    /// Other one-word names of the server, each naming it alone: its name written with inner capitals as
+    /// people type it (`GitHub` → `github`, whose service words are `git hub`).
+    pub aliases: Vec<TermId>,
 }
 
 /// Profiles of every tool and server of a snapshot, and the catalog's term weights.
@@ -97,8 +97,11 @@ impl Profiles {
                 .into_iter()
                 .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
                 .collect();
-            let joined = joined_name(&s.name).and_then(|j| p.intern_all_ordered(&j).into_iter().next());
-            p.servers.push(ServerProfile { terms: terms_set, service, joined });
+            // Only the typed form of a one-word name: the one-word names `services.txt` gives a service
+            // (`PostgreSQL` → `postgres`) were measured too and left out (BENCHMARKS.md, 2026-12-01 fifth).
+            let aliases: Vec<TermId> =
+                joined_name(&s.name).and_then(|j| p.intern_all_ordered(&j).into_iter().next()).into_iter().collect();
+            p.servers.push(ServerProfile { terms: terms_set, service, aliases });
         }
         for s in &snap.servers {
             for w in words(&format!("{} {}", split_name(&s.name), s.description.as_deref().unwrap_or(""))) {
@@ -111,8 +114,10 @@ impl Profiles {
             if let Some(&first) = s.service.first() {
                 p.service_index.entry(first).or_default().push(si);
             }
-            if let Some(joined) = s.joined {
-                p.service_index.entry(joined).or_default().push(si);
+            for &alias in &s.aliases {
+                if s.service.first() != Some(&alias) {
+                    p.service_index.entry(alias).or_default().push(si);
+                }
             }
         }
         let table = families();
@@ -136,7 +141,7 @@ impl Profiles {
                 .unwrap_or_default();
             let entity_kinds = crate::entities::in_parameters(param_names);
             let owner = &p.servers[t.server as usize];
-            let service: HashSet<TermId> = owner.service.iter().copied().chain(owner.joined).collect();
+            let service: HashSet<TermId> = owner.service.iter().chain(&owner.aliases).copied().collect();
             let verb_terms: HashSet<String> = name_actions.iter().flat_map(|a| terms(&a.verb)).collect();
             let object_terms: Vec<TermId> = p
                 .intern_all_ordered(&name_words)
@@ -228,21 +233,7 @@ impl Profiles {
 
     /// The catalog word `word` is most likely a misspelling of.
     fn correction(&self, word: &str) -> Option<&str> {
-        let lower = word.to_lowercase();
-        let len = lower.chars().count();
-        if len < 5 || self.words.contains_key(&lower) || STOP.contains(&lower.as_str()) {
-            return None;
-        }
-        let max = 1;
-        let first = lower.chars().next()?;
-        // Typos rarely change the first letter; requiring it keeps "Wetter" from becoming "letter".
-        self.words
-            .iter()
-            .filter(|(w, _)| w.len().abs_diff(lower.len()) <= max && w.starts_with(first))
-            .map(|(w, &n)| (strsim::levenshtein(w, &lower), n, w))
-            .filter(|&(d, _, _)| d <= max)
-            .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
-            .map(|(_, _, w)| w.as_str())
+        closest_word(&self.words, word)
     }
 
     /// Servers whose service words all occur among `query_terms`.
@@ -252,7 +243,7 @@ impl Profiles {
             for &s in self.service_index.get(t).into_iter().flatten() {
                 let server = &self.servers[s];
                 let named = server.service.iter().all(|w| query_terms.contains(w))
-                    || server.joined.is_some_and(|j| query_terms.contains(&j));
+                    || server.aliases.iter().any(|a| query_terms.contains(a));
                 if named && !out.contains(&s) {
                     out.push(s);
                 }
@@ -261,6 +252,30 @@ impl Profiles {
         out.sort_unstable();
         out
     }
+}
+
+/// The word of `words` (catalog words with their counts) that `word` is most likely a misspelling of:
+/// one edit away, same first letter, the most frequent; none for words of under five letters, words
+/// the catalog has, and function words.
+fn closest_word<'a>(words: &'a HashMap<String, u32>, word: &str) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    let len = lower.chars().count();
+    if len < 5 || words.contains_key(&lower) || STOP.contains(&lower.as_str()) {
+        return None;
+    }
+    let max = 1;
+    let first = lower.chars().next()?;
+    // Typos rarely change the first letter; requiring it keeps "Wetter" from becoming "letter".
+    words
+        .iter()
+        .filter(|(w, _)| w.len().abs_diff(lower.len()) <= max && w.starts_with(first))
+        // A typo of a function word changes no search; one that looks like a function word is more
+        // likely a content word ("wether" → "weather", not "whether").
+        .filter(|(w, _)| !crate::language::english_function_word(w))
+        .map(|(w, &n)| (strsim::levenshtein(w, &lower), n, w))
+        .filter(|&(d, _, _)| d <= max)
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
+        .map(|(_, _, w)| w.as_str())
 }
 
 /// `GitHub` → `github`: a server name of one word with a capital inside it, lowercased whole (`None` for
@@ -297,7 +312,21 @@ fn params_text(schema: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::joined_name;
+    use super::{closest_word, joined_name};
+
+    #[test]
+    fn misspellings_are_corrected_to_content_words() {
+        let words: std::collections::HashMap<String, u32> =
+            [("search", 9), ("wikipedia", 2), ("weather", 3), ("whether", 40), ("letter", 5)]
+                .into_iter()
+                .map(|(w, n)| (w.to_string(), n))
+                .collect();
+        assert_eq!(closest_word(&words, "serch"), Some("search"));
+        assert_eq!(closest_word(&words, "Wikipeda"), Some("wikipedia"));
+        assert_eq!(closest_word(&words, "wether"), Some("weather"), "not the more frequent function word");
+        assert_eq!(closest_word(&words, "Wetter"), None, "a first letter is kept");
+        assert_eq!(closest_word(&words, "weather"), None, "a catalog word stands");
+    }
 
     #[test]
     fn one_word_brand_names_are_joined() {

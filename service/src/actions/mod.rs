@@ -373,6 +373,8 @@ mod tests {
         assert_eq!(t.agreement_of_sets(&set(&["cancel"]), &set(&["close", "get"])), Agreement::Conflict);
         assert_eq!(t.agreement_of_sets(&set(&["list"]), &set(&["delete", "get"])), Agreement::Compatible);
         assert_eq!(t.agreement_of_sets(&[], &set(&["get"])), Agreement::Unknown);
+        // Marking a task done is an update of it: "mark it as done" does not conflict with complete_task.
+        assert_eq!(t.agreement_of_sets(&set(&["update"]), &set(&["close"])), Agreement::Compatible);
     }
 
     #[test]
@@ -388,6 +390,9 @@ mod tests {
         check("can you delete ~/tmp/old.log please", &["delete"]);
         check("transcript for https://www.youtube.com/watch?v=x", &[]);
         check("I want to book a table for two", &["schedule"]);
+        check("file a linear issue: dark mode toggle does nothing", &["create"]);
+        check("upload a file to the bucket", &["upload"]);
+        check("file size of report.pdf", &[]);
     }
 
     #[test]
