@@ -109,6 +109,9 @@ pub(crate) struct EngineArgs {
     /// Answer mirror servers' tools separately instead of as their group's first (to measure the collapse).
     #[arg(long)]
     pub no_collapse_mirrors: bool,
+    /// Do not also search a request with quoted text without it (to measure that pass).
+    #[arg(long)]
+    pub no_unquoted_pass: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -159,6 +162,7 @@ impl EngineArgs {
         config.exclude_flagged = self.exclude_flagged;
         config.order_by_fused = self.order_by_fused;
         config.collapse_mirrors = !self.no_collapse_mirrors;
+        config.unquoted_pass = !self.no_unquoted_pass;
         Ok(config)
     }
 }

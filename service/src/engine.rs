@@ -64,6 +64,8 @@ pub struct EngineConfig {
     pub risk_overrides: RiskOverrides,
     /// Answer a mirror server's tools as the first server of its group (off: to measure what it does).
     pub collapse_mirrors: bool,
+    /// A request with quoted text is also searched without it (`payload.rs`; off: to measure it).
+    pub unquoted_pass: bool,
 }
 
 impl Default for EngineConfig {
@@ -82,6 +84,7 @@ impl Default for EngineConfig {
             order_by_fused: false,
             risk_overrides: RiskOverrides::new(),
             collapse_mirrors: true,
+            unquoted_pass: true,
         }
     }
 }
@@ -549,11 +552,13 @@ impl Engine {
             texts.extend(intents(query));
         }
         let mut slots: Vec<Vec<usize>> = (0..texts.len()).map(|p| vec![p]).collect();
-        // A request with abbreviations also runs spelled out ("open a PR"), and a misspelled one also runs
-        // respelled against the catalog's words ("serch wikipeda"): extra passes of the same intent.
+        // A request with abbreviations also runs spelled out ("open a PR"), a misspelled one respelled
+        // against the catalog's words ("serch wikipeda"), and one with quoted text without it ("add 'renew
+        // passport' to my to-do list"): extra passes of the same intent.
         let spelled = crate::expand::spelled_out(query);
         let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
-        for alternative in [spelled, respelled].into_iter().flatten() {
+        let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
+        for alternative in [spelled, respelled, unquoted].into_iter().flatten() {
             notes.push(format!("also searched as {alternative:?}"));
             slots[0].push(texts.len());
             texts.push(alternative);

@@ -26,6 +26,7 @@ mod mirrors;
 mod names;
 mod openapi;
 mod params;
+mod payload;
 mod policy;
 mod profile;
 mod query_cache;
