@@ -55,7 +55,8 @@ pub(crate) struct ServerProfile {
     /// terms minus noise. Empty when the name is only noise.
     pub service: Vec<TermId>,
     /// Other one-word names of the server, each naming it alone: its name written with inner capitals as
-    /// people type it (`GitHub` → `github`, whose service words are `git hub`).
+    /// people type it (`GitHub` → `github`, whose service words are `git hub`), and a known service's name
+    /// inside a longer one (`gitlab-zereight` → `gitlab`).
     pub aliases: Vec<TermId>,
 }
 
@@ -99,8 +100,14 @@ impl Profiles {
                 .collect();
             // Only the typed form of a one-word name: the one-word names `services.txt` gives a service
             // (`PostgreSQL` → `postgres`) were measured too and left out (BENCHMARKS.md, 2026-12-01 fifth).
-            let aliases: Vec<TermId> =
-                joined_name(&s.name).and_then(|j| p.intern_all_ordered(&j).into_iter().next()).into_iter().collect();
+            let mut aliases: Vec<TermId> = Vec::new();
+            for name in alias_names(&s.name, service.len()) {
+                if let [term] = p.intern_all_ordered(&name)[..]
+                    && !aliases.contains(&term)
+                {
+                    aliases.push(term);
+                }
+            }
             p.servers.push(ServerProfile { terms: terms_set, service, aliases });
         }
         for s in &snap.servers {
@@ -278,6 +285,20 @@ fn closest_word<'a>(words: &'a HashMap<String, u32>, word: &str) -> Option<&'a s
         .map(|(_, _, w)| w.as_str())
 }
 
+/// The one-word names that name a server alone (see [`ServerProfile::aliases`]): its one-word name typed
+/// whole, and a known service's name inside a longer name (when it has more than one service word).
+fn alias_names(name: &str, service_words: usize) -> Vec<String> {
+    let mut out: Vec<String> = joined_name(name).into_iter().collect();
+    if service_words > 1 {
+        for w in words(name) {
+            if crate::services::services().names_service(&w) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
 /// `GitHub` → `github`: a server name of one word with a capital inside it, lowercased whole (`None` for
 /// other names: `github-actions`, `Stripe`, `MCP Weather`).
 fn joined_name(name: &str) -> Option<String> {
@@ -312,7 +333,16 @@ fn params_text(schema: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{closest_word, joined_name};
+    use super::{alias_names, closest_word, joined_name};
+
+    #[test]
+    fn a_server_is_named_by_the_service_in_its_name() {
+        assert_eq!(alias_names("GitHub", 2), ["github"]);
+        assert_eq!(alias_names("gitlab-zereight", 2), ["gitlab"]);
+        assert_eq!(alias_names("github-ref", 2), ["github"]);
+        assert!(alias_names("weather-dangahagan", 2).is_empty(), "weather names no service");
+        assert!(alias_names("stripe", 1).is_empty(), "its own service word names it already");
+    }
 
     #[test]
     fn misspellings_are_corrected_to_content_words() {
