@@ -251,3 +251,16 @@ fn requests_in_other_languages_find_their_tools() {
         assert_eq!(names(&answer)[0], ("time".to_string(), "current_time".to_string()), "{query}");
     }
 }
+
+/// Quoted text is what the action carries: the request is also searched without it, and says so.
+#[test]
+fn quoted_payload_is_also_searched_without() {
+    let answer = ask("remember 'the blue car is parked on level 3' in my knowledge graph");
+    assert!(
+        answer.notes.iter().any(|n| n == "also searched as \"remember in my knowledge graph\""),
+        "{:?}",
+        answer.notes
+    );
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(answer.tools[0].server, "memory", "{:?}", names(&answer));
+}
