@@ -54,17 +54,15 @@ def logit(p):
     return float(np.log(p / (1 - p)))
 
 
-def main(rows_path, features_rs):
-    names = feature_names(features_rs)
-    ix = {n: i for i, n in enumerate(names)}
+def load_rows(rows_path):
+    """The rows by (set, query) in file order; the set names; the query keys; then one entry per row:
+    features, label, set index, fold, query index (numpy arrays)."""
     by_query = collections.OrderedDict()
     for line in open(rows_path, encoding="utf-8"):
         r = json.loads(line)
         by_query.setdefault((r["set"], r["query"]), []).append(r)
     sets = sorted({k[0] for k in by_query})
     keys = list(by_query)
-
-    # 1. Tool-level model, cross-fitted.
     X, Y, S, F, Q = [], [], [], [], []
     for qi, k in enumerate(keys):
         for r in by_query[k]:
@@ -74,7 +72,15 @@ def main(rows_path, features_rs):
             F.append(fold_of(k[1]))
             Q.append(qi)
     X, Y, S, F, Q = map(np.array, (X, Y, S, F, Q))
-    X = X.astype(float)
+    return by_query, sets, keys, X.astype(float), Y, S, F, Q
+
+
+def main(rows_path, features_rs):
+    names = feature_names(features_rs)
+    ix = {n: i for i, n in enumerate(names)}
+    by_query, sets, keys, X, Y, S, F, Q = load_rows(rows_path)
+
+    # 1. Tool-level model, cross-fitted.
     w = np.zeros(len(Y))
     for s in range(len(sets)):
         w[S == s] = 1.0 / max((S == s).sum(), 1)

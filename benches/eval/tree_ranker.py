@@ -19,7 +19,6 @@ stays within a budget.
 """
 
 import collections
-import json
 import sys
 
 import numpy as np
@@ -27,25 +26,11 @@ from perpetual import PerpetualBooster
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from request_gate import FOLDS, fold_of
+from request_gate import FOLDS, load_rows
 
 
 def main(rows_path, budget):
-    by_query = collections.OrderedDict()
-    for line in open(rows_path, encoding="utf-8"):
-        r = json.loads(line)
-        by_query.setdefault((r["set"], r["query"]), []).append(r)
-    sets = sorted({k[0] for k in by_query})
-    keys = list(by_query)
-    X, Y, S, F, Q = [], [], [], [], []
-    for qi, k in enumerate(keys):
-        for r in by_query[k]:
-            X.append(r["features"])
-            Y.append(r["label"])
-            S.append(sets.index(k[0]))
-            F.append(fold_of(k[1]))
-            Q.append(qi)
-    X, Y, S, F, Q = map(np.array, (X, Y, S, F, Q))
+    by_query, sets, keys, X, Y, S, F, Q = load_rows(rows_path)
     X = (X - X.mean(0)) / (X.std(0) + 1e-9)
     w = np.zeros(len(Y))
     for s in range(len(sets)):

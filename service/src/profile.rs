@@ -98,8 +98,8 @@ impl Profiles {
                 .into_iter()
                 .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
                 .collect();
-            // Only the typed form of a one-word name: the one-word names `services.txt` gives a service
-            // (`PostgreSQL` → `postgres`) were measured too and left out (BENCHMARKS.md, 2026-12-01 fifth).
+            // The other names `services.txt` gives a service (`PostgreSQL` → `postgres`) are not aliases:
+            // measured and left out (BENCHMARKS.md, 2026-12-01 fifth).
             let mut aliases: Vec<TermId> = Vec::new();
             for name in alias_names(&s.name, service.len()) {
                 if let [term] = p.intern_all_ordered(&name)[..]
