@@ -167,7 +167,12 @@ pub(crate) fn calibration(r: &FitReport) -> String {
             f.recall_at_5.1
         );
     }
-    let _ = writeln!(s, "weights (bias {:+.3}):", d.bias);
+    if let Some(t) = &d.trees {
+        let nodes: usize = t.trees.iter().map(|t| t.value.len()).sum();
+        let share = d.trees_share.unwrap_or(1.0);
+        let _ = writeln!(s, "boosted trees: {} trees, {nodes} nodes, {share:.2} of the log-odds", t.trees.len());
+    }
+    let _ = writeln!(s, "logistic weights (bias {:+.3}):", d.bias);
     for (name, w) in d.features.iter().zip(&d.weights) {
         let _ = writeln!(s, "  {name:<22} {w:+.3}");
     }

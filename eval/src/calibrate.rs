@@ -4,7 +4,8 @@
 //!    out) is run through the engine's stages; the candidates its decision scores (the best
 //!    `rerank_depth` of each pass by fused score) become rows of [`toolscout_service::FEATURES`],
 //!    labelled by whether the tool serves one of the query's groups.
-//! 2. A logistic regression (linfa) is fitted on all rows: the probability that a tool serves the request.
+//! 2. A logistic regression (linfa) is fitted on all rows: the probability that a tool serves the request;
+//!    with [`FitOptions::trees`], gradient-boosted trees (perpetual) as well, and they then decide.
 //! 3. The cuts are chosen on cross-fitted probabilities (each query judged by a model fitted without it):
 //!    the request cut with the best not-found F1 among those that cost at most `max_recall_drop` of
 //!    recall@5 (recall and F1 are means over the sets, so each set — catalog, style of request — weighs
@@ -21,9 +22,11 @@ use std::sync::Arc;
 use linfa::prelude::*;
 use linfa_logistic::LogisticRegression;
 use ndarray_linfa::{Array1, Array2};
+use perpetual::objective::Objective;
+use perpetual::{Matrix, PerpetualBooster};
 use serde::Serialize;
-use toolscout_indexer::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
-use toolscout_service::{DiscoverParams, Engine, FEATURES, foreign_language};
+use toolscout_indexer::{BoostedTrees, CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary, Tree};
+use toolscout_service::{DiscoverParams, Engine, FEATURES, blend_probabilities, foreign_language};
 
 use crate::queries::{Kind, Query, near_misses};
 use crate::report::request_text;
@@ -54,11 +57,23 @@ pub struct FitOptions {
     pub features: Option<Vec<String>>,
     /// Also return every row fitted on (for analysis outside toolscout).
     pub keep_rows: bool,
+    /// Fit gradient-boosted trees at this perpetual budget (higher: more trees, finer fit), and let them
+    /// decide; `None`: the logistic regression decides.
+    pub trees: Option<f32>,
+    /// The trees' share of the log-odds when they decide; the logistic regression has the rest.
+    pub trees_share: f32,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
-        FitOptions { max_recall_drop: 0.02, alpha: 0.05, features: None, keep_rows: false }
+        FitOptions {
+            max_recall_drop: 0.02,
+            alpha: 0.05,
+            features: None,
+            keep_rows: false,
+            trees: None,
+            trees_share: 1.0,
+        }
     }
 }
 
@@ -168,7 +183,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
 
     // 1. Rows: every candidate the engine's decision scores (the best `rerank_depth` of each pass).
     let width = chosen.len();
-    let mut rows = Rows { x: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
+    let mut rows = Rows { x: Vec::new(), x32: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
     let mut judged: Vec<Judged> = Vec::new();
     let mut row_data = Vec::new();
     for (si, set) in sets.iter().enumerate() {
@@ -212,6 +227,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
                 }
                 j.rows.push(rows.y.len());
                 rows.x.extend(chosen.iter().map(|&i| f64::from(e.features[i])));
+                rows.x32.extend(chosen.iter().map(|&i| e.features[i]));
                 rows.y.push(!serves.is_empty());
                 rows.set.push(si);
                 rows.fold.push(fold);
@@ -235,6 +251,19 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             probability[i] = predict(&rows.x[i * width..(i + 1) * width], &w, b);
         }
     }
+    let trees = match options.trees {
+        None => None,
+        Some(budget) => {
+            for fold in 0..FOLDS {
+                let trees = boost(&rows, width, sets.len(), budget, |i| rows.fold[i] != fold)?;
+                for i in (0..rows.y.len()).filter(|&i| rows.fold[i] == fold) {
+                    let p = sigmoid(trees.log_odds(&rows.x32[i * width..(i + 1) * width]));
+                    probability[i] = blend_probabilities(p, probability[i], options.trees_share);
+                }
+            }
+            Some(boost(&rows, width, sets.len(), budget, |_| true)?)
+        }
+    };
 
     // 3. The cuts, for requests in English; then the cut for the others.
     let sweep = Sweep::new(judged.iter().filter(|j| !j.foreign), &probability);
@@ -286,6 +315,8 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             relative_cut: best.relative_cut,
             request_cut: best.request_cut,
             foreign_request_cut: foreign.as_ref().map(|f| f.request_cut),
+            trees_share: trees.as_ref().map(|_| options.trees_share),
+            trees,
         },
         fitted: FitSummary {
             created_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
@@ -335,6 +366,8 @@ const FOLDS: usize = 5;
 struct Rows {
     /// Features, row after row.
     x: Vec<f64>,
+    /// The same, as the engine computes them.
+    x32: Vec<f32>,
     /// Serves the request?
     y: Vec<bool>,
     /// The set each row came from.
@@ -384,6 +417,85 @@ fn logistic(
     // linfa models the probability of the more frequent class; P(serves) = σ(z) or 1 − σ(z) = σ(−z).
     let sign = if fitted.labels().pos.class { 1.0 } else { -1.0 };
     Ok((fitted.params().iter().map(|w| sign * w).collect(), sign * fitted.intercept()))
+}
+
+/// Fits gradient-boosted trees (perpetual, log loss) on the rows `take` keeps, each set weighing the same
+/// (sample weights inverse to its row count), and converts them to the engine's compact form — checked to
+/// give perpetual's own log-odds on every row.
+fn boost(rows: &Rows, width: usize, sets: usize, budget: f32, take: impl Fn(usize) -> bool) -> Result<BoostedTrees> {
+    let members: Vec<usize> = (0..rows.y.len()).filter(|&i| take(i)).collect();
+    let mut per_set = vec![0usize; sets];
+    for &i in &members {
+        per_set[rows.set[i]] += 1;
+    }
+    let live = per_set.iter().filter(|&&n| n > 0).count().max(1) as f64;
+    let n = members.len() as f64;
+    let weight: Vec<f64> = members.iter().map(|&i| n / (live * per_set[rows.set[i]] as f64)).collect();
+    let y: Vec<f64> = members.iter().map(|&i| f64::from(u8::from(rows.y[i]))).collect();
+    // perpetual's matrices are column-major.
+    let data: Vec<f64> = (0..width).flat_map(|c| members.iter().map(move |&i| rows.x[i * width + c])).collect();
+    let matrix = Matrix::new(&data, members.len(), width);
+    let mut booster = PerpetualBooster::default().set_objective(Objective::LogLoss).set_budget(budget);
+    booster.fit(&matrix, &y, Some(&weight), None).map_err(|e| Error::Calibration(format!("boosted trees: {e}")))?;
+    let trees = compact(&booster, width)?;
+    let theirs = booster.predict(&matrix, true);
+    for (k, &i) in members.iter().enumerate() {
+        let ours = trees.log_odds(&rows.x32[i * width..(i + 1) * width]);
+        if (ours - theirs[k]).abs() > 1e-3 * (1.0 + theirs[k].abs()) {
+            return Err(Error::Calibration(format!("compact trees give {ours}, perpetual {} on row {i}", theirs[k])));
+        }
+    }
+    Ok(trees)
+}
+
+/// perpetual's trees in the engine's compact form ([`BoostedTrees`]): nodes renumbered root first, each
+/// child after its parent.
+fn compact(booster: &PerpetualBooster, width: usize) -> Result<BoostedTrees> {
+    let bad = |what: String| Error::Calibration(format!("boosted trees: {what}"));
+    if booster.regression_head.is_some() {
+        return Err(bad("a regression head is not supported".into()));
+    }
+    let mut trees = Vec::new();
+    for tree in booster.get_prediction_trees() {
+        let mut out = Tree { feature: Vec::new(), value: Vec::new(), left: Vec::new(), right: Vec::new() };
+        // Breadth first from the root: (perpetual's node number, where its entry goes).
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        while let Some(num) = queue.pop_front() {
+            let node = tree.nodes.get(&num).ok_or_else(|| bad(format!("node {num} is missing")))?;
+            let at = out.value.len();
+            if node.is_leaf {
+                out.feature.push(0);
+                out.value.push(node.weight_value);
+                out.left.push(0);
+                out.right.push(0);
+                continue;
+            }
+            if node.left_cats.is_some() || node.split_feature >= width {
+                return Err(bad(format!("node {num} splits on categories or an unknown feature")));
+            }
+            let threshold = node.split_value as f32;
+            if f64::from(threshold) != node.split_value {
+                return Err(bad(format!("threshold {} is not an f32", node.split_value)));
+            }
+            out.feature.push(node.split_feature as u16);
+            out.value.push(threshold);
+            // Children get the next free places after everything already queued.
+            let next = at + queue.len() + 1;
+            out.left.push(next as u32);
+            out.right.push(next as u32 + 1);
+            queue.push_back(node.left_child);
+            queue.push_back(node.right_child);
+        }
+        trees.push(out);
+    }
+    let trees = BoostedTrees { base: booster.base_score, trees };
+    trees.check(width).map_err(bad)?;
+    Ok(trees)
+}
+
+/// σ(z).
+fn sigmoid(z: f64) -> f32 {
+    (1.0 / (1.0 + (-z).exp())) as f32
 }
 
 /// σ(bias + w · x).
@@ -542,5 +654,33 @@ mod tests {
         // Without `none` requests there is nothing to fit.
         let answerable_only = Sweep { queries: vec![query(false, 0.005)] };
         assert!(answerable_only.foreign_cut(&english, 0.0).is_none());
+    }
+
+    #[test]
+    fn boosted_trees_are_compacted_to_the_same_log_odds_and_learn_the_rule() {
+        // Two sets; a row serves when its first feature is high and its second is not set.
+        let (n, width) = (600, 2);
+        let mut rows = Rows { x: Vec::new(), x32: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
+        for i in 0..n {
+            let (a, b) = ((i % 97) as f32 / 97.0, f32::from(u8::from(i % 3 == 0)));
+            rows.x.extend([f64::from(a), f64::from(b)]);
+            rows.x32.extend([a, b]);
+            rows.y.push(a > 0.6 && b == 0.0);
+            rows.set.push(i % 2);
+            rows.fold.push(i % FOLDS);
+        }
+        // `boost` itself fails when the compact form and perpetual disagree on any row.
+        let trees = boost(&rows, width, 2, 0.5, |_| true).expect("fit");
+        assert!(!trees.trees.is_empty());
+        let p = |a: f32, b: f32| sigmoid(trees.log_odds(&[a, b]));
+        assert!(
+            p(0.9, 0.0) > 0.8 && p(0.9, 1.0) < 0.2 && p(0.2, 0.0) < 0.2,
+            "{} {} {}",
+            p(0.9, 0.0),
+            p(0.9, 1.0),
+            p(0.2, 0.0)
+        );
+        // Children come after their parents, inside the tree.
+        assert!(trees.check(width).is_ok());
     }
 }

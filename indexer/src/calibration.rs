@@ -23,7 +23,20 @@ pub struct Calibration {
     pub fitted: FitSummary,
 }
 
-/// A logistic model over named features: `p = sigmoid(bias + Σ weights[i] · features[i])`. A request is
+impl Calibration {
+    /// The file's text: indented, except with trees (one number per line would make it ten times larger).
+    pub fn to_json(&self) -> String {
+        let text = if self.decision.trees.is_some() {
+            serde_json::to_string(self)
+        } else {
+            serde_json::to_string_pretty(self)
+        };
+        text.expect("a calibration serializes")
+    }
+}
+
+/// A model over named features — logistic, `p = sigmoid(bias + Σ weights[i] · features[i])`, or the
+/// boosted `trees` when it has them. A request is
 /// `found` when its best tool's `p` reaches `request_cut` (`foreign_request_cut` for a request not in English); a tool is delivered when its `p` reaches
 /// `tool_cut` and `relative_cut` times the best tool's `p`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,6 +58,76 @@ pub struct DecisionModel {
     /// side reads it, so its probabilities run lower. `None`: `request_cut`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foreign_request_cut: Option<f32>,
+    /// Gradient-boosted trees over the same `features`: when present, `p` is the sigmoid of `trees_share`
+    /// of their log-odds plus the rest of the logistic model's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trees: Option<BoostedTrees>,
+    /// With `trees`: their share of the log-odds (`None`: all of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trees_share: Option<f32>,
+}
+
+/// Gradient-boosted trees in the compact form the engine evaluates (`toolscout calibrate` converts them
+/// from the fitting library's own form and checks that both give the same log-odds): the log-odds of a
+/// feature row are `base` plus, in each tree, the value of the leaf the row reaches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoostedTrees {
+    /// Log-odds before any tree.
+    pub base: f64,
+    /// The trees.
+    pub trees: Vec<Tree>,
+}
+
+/// One tree, node `0` its root, as parallel arrays (one entry per node). At a split node `i` a row goes to
+/// `left[i]` when its feature `feature[i]` is below `value[i]`, else (also when it is NaN) to `right[i]`;
+/// a node whose `left` is `0` is a leaf (the root is no node's child) and `value` holds its log-odds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tree {
+    /// The feature a split node reads (an index into the row).
+    pub feature: Vec<u16>,
+    /// Split threshold, or leaf value.
+    pub value: Vec<f32>,
+    /// Child for rows below the threshold; `0` at a leaf.
+    pub left: Vec<u32>,
+    /// Child for the others.
+    pub right: Vec<u32>,
+}
+
+impl BoostedTrees {
+    /// Checks the shape: parallel arrays of one length, children inside the tree and after their parent
+    /// (so every walk ends), features inside a row of `width`.
+    pub fn check(&self, width: usize) -> Result<(), String> {
+        for (t, tree) in self.trees.iter().enumerate() {
+            let n = tree.value.len();
+            if n == 0 || tree.feature.len() != n || tree.left.len() != n || tree.right.len() != n {
+                return Err(format!("tree {t}: arrays of different lengths, or empty"));
+            }
+            for i in (0..n).filter(|&i| tree.left[i] != 0) {
+                let (l, r) = (tree.left[i] as usize, tree.right[i] as usize);
+                if l <= i || r <= i || l >= n || r >= n || usize::from(tree.feature[i]) >= width {
+                    return Err(format!("tree {t}: node {i} points outside the tree or the features"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The log-odds of one row (its features in the model's order); the shape must have passed
+    /// [`BoostedTrees::check`] for the row's width.
+    pub fn log_odds(&self, row: &[f32]) -> f64 {
+        let mut z = self.base;
+        for tree in &self.trees {
+            let mut i = 0;
+            while tree.left[i] != 0 {
+                i = if row[usize::from(tree.feature[i])] < tree.value[i] { tree.left[i] } else { tree.right[i] }
+                    as usize;
+            }
+            z += f64::from(tree.value[i]);
+        }
+        z
+    }
 }
 
 /// Provenance and dev-set scores of a calibration.

@@ -238,8 +238,7 @@ impl IndexDir {
 
     /// Replaces the calibration.
     pub fn write_calibration(&self, calibration: &Calibration) -> Result<()> {
-        let text = serde_json::to_string_pretty(calibration).expect("calibration serializes");
-        write_atomic(&self.root.join(CALIBRATION), text.as_bytes())
+        write_atomic(&self.root.join(CALIBRATION), calibration.to_json().as_bytes())
     }
 
     /// Where the calibration lives (for messages).

@@ -28,7 +28,7 @@ mod validate;
 
 pub use atomic::write_atomic;
 pub use bm25::{Bm25, Bm25Hit};
-pub use calibration::{CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary};
+pub use calibration::{BoostedTrees, CALIBRATION_VERSION, Calibration, DecisionModel, FitSummary, Tree};
 pub use canonical::{canonical_json, content_hash, sha256_file, sha256_hex};
 pub use catalog::{Catalog, MAX_TOOL_BYTES, ServerRecord, ServerSource, Stale, ToolRecord};
 pub use crawl::{

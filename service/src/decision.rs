@@ -1,10 +1,13 @@
-//! The found / not-found decision: a logistic model over the [`FEATURES`] of each candidate, fitted by
-//! `toolscout calibrate` and stored in the index folder (`calibration.json`, owned by the indexer's
-//! `IndexDir`), else the built-in one fitted on the dev sets. A tool is kept when its probability reaches
-//! the tool cut; a request is `found` when its best tool's probability reaches the request cut.
+//! The found / not-found decision: a model over the [`FEATURES`] of each candidate — a logistic
+//! regression, blended with gradient-boosted trees when it has them — fitted by `toolscout calibrate` and stored in
+//! the index folder (`calibration.json`, owned by the indexer's `IndexDir`), else the built-in one fitted
+//! on the dev sets. A tool is kept when its probability reaches the tool cut; a request is `found` when its
+//! best tool's probability reaches the request cut.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use toolscout_indexer::{Calibration, DecisionModel, IndexDir};
+use toolscout_indexer::{BoostedTrees, Calibration, DecisionModel, IndexDir};
 
 use crate::features::{FEATURES, Features};
 use crate::{Error, Result};
@@ -29,8 +32,10 @@ pub enum DecisionSource {
 #[derive(Debug, Clone)]
 pub struct Decision {
     model: DecisionModel,
-    /// For each model weight, the position of its feature in [`FEATURES`].
+    /// For each model feature, its position in [`FEATURES`].
     positions: Vec<usize>,
+    /// The model's trees, when it has them (shared by every clone).
+    trees: Option<Arc<BoostedTrees>>,
     /// Where it came from.
     pub source: DecisionSource,
     /// The embedding model it was fitted for.
@@ -43,7 +48,7 @@ impl Decision {
         if model.features.len() != model.weights.len() {
             return Err(Error::BadCalibration("features and weights differ in length".into()));
         }
-        let positions = model
+        let positions: Vec<usize> = model
             .features
             .iter()
             .map(|f| {
@@ -53,7 +58,14 @@ impl Decision {
                     .ok_or_else(|| Error::BadCalibration(format!("unknown feature {f:?}")))
             })
             .collect::<Result<_>>()?;
-        Ok(Decision { model, positions, source, fitted_for })
+        let trees = match &model.trees {
+            None => None,
+            Some(trees) => {
+                trees.check(positions.len()).map_err(|e| Error::BadCalibration(format!("trees: {e}")))?;
+                Some(Arc::new(trees.clone()))
+            }
+        };
+        Ok(Decision { model, positions, trees, source, fitted_for })
     }
 
     /// The built-in decision.
@@ -103,9 +115,33 @@ impl Decision {
 
     /// The probability that a tool with these features serves the request.
     pub fn probability(&self, f: &Features) -> f32 {
-        let z: f32 =
-            self.model.bias + self.positions.iter().zip(&self.model.weights).map(|(&i, w)| w * f[i]).sum::<f32>();
-        1.0 / (1.0 + (-z).exp())
+        self.probabilities(std::slice::from_ref(f))[0]
+    }
+
+    /// [`Decision::probability`] of each feature vector, in one call (the trees score a batch at once).
+    pub fn probabilities(&self, rows: &[Features]) -> Vec<f32> {
+        let logistic = |f: &Features| {
+            let z =
+                self.model.bias + self.positions.iter().zip(&self.model.weights).map(|(&i, w)| w * f[i]).sum::<f32>();
+            1.0 / (1.0 + (-z).exp())
+        };
+        let Some(trees) = &self.trees else { return rows.iter().map(logistic).collect() };
+        let share = self.model.trees_share.unwrap_or(1.0);
+        let mut row = Vec::with_capacity(self.positions.len());
+        rows.iter()
+            .map(|f| {
+                row.clear();
+                row.extend(self.positions.iter().map(|&i| f[i]));
+                let z = trees.log_odds(&row) as f32;
+                let p = 1.0 / (1.0 + (-z).exp());
+                if share >= 1.0 { p } else { blend_probabilities(p, logistic(f), share) }
+            })
+            .collect()
+    }
+
+    /// Whether the probability comes from boosted trees (else from the logistic weights).
+    pub fn has_trees(&self) -> bool {
+        self.trees.is_some()
     }
 
     /// Lowest probability of a delivered tool.
@@ -140,6 +176,16 @@ impl Decision {
     pub fn model(&self) -> &DecisionModel {
         &self.model
     }
+}
+
+/// The probability whose log-odds are `share` of `trees`' and the rest `logistic`'s.
+pub fn blend_probabilities(trees: f32, logistic: f32, share: f32) -> f32 {
+    let logit = |p: f32| {
+        let p = p.clamp(1e-6, 1.0 - 1e-6);
+        (p / (1.0 - p)).ln()
+    };
+    let z = share * logit(trees) + (1.0 - share) * logit(logistic);
+    1.0 / (1.0 + (-z).exp())
 }
 
 /// Fingerprint of everything that shapes the feature values of an engine configuration: a calibration
@@ -177,6 +223,8 @@ mod tests {
             relative_cut: 0.0,
             request_cut: 0.5,
             foreign_request_cut: None,
+            trees: None,
+            trees_share: None,
         };
         assert!(Decision::new(bad, DecisionSource::Calibration, "m".into()).is_err());
     }
@@ -191,6 +239,8 @@ mod tests {
             relative_cut: 0.0,
             request_cut: 0.04,
             foreign_request_cut: Some(0.01),
+            trees: None,
+            trees_share: None,
         };
         let d = Decision::new(model.clone(), DecisionSource::Calibration, "m".into()).expect("valid");
         assert_eq!((d.request_cut_for(false), d.request_cut_for(true)), (0.04, 0.01));
@@ -217,6 +267,8 @@ mod tests {
             relative_cut: 0.2,
             request_cut: 0.5,
             foreign_request_cut: None,
+            trees: None,
+            trees_share: None,
         };
         let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
         let mut f = [0.0; FEATURES.len()];
@@ -225,5 +277,59 @@ mod tests {
         f[FEATURES.iter().position(|n| *n == "action_conflict").expect("conflict")] = 1.0;
         assert!(d.probability(&f) < 0.05);
         assert!(d.keeps(0.5, 0.9) && !d.keeps(0.15, 0.9) && !d.keeps(0.4, 0.4));
+    }
+
+    #[test]
+    fn trees_decide_when_present_reading_the_features_they_name() {
+        use toolscout_indexer::Tree;
+        // Two stumps over the model's features (fused, action_conflict): +3 when fused ≥ 0.5, −3 below;
+        // −4 on a conflict.
+        let stump = |feature: u16, low: f32, high: f32, at: f32| Tree {
+            feature: vec![feature, 0, 0],
+            value: vec![at, low, high],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+        };
+        let trees = BoostedTrees { base: 0.0, trees: vec![stump(0, -3.0, 3.0, 0.5), stump(1, 0.0, -4.0, 0.5)] };
+        let names = ["fused", "action_conflict"];
+        let model = DecisionModel {
+            features: names.iter().map(|f| f.to_string()).collect(),
+            weights: vec![0.0, 0.0],
+            bias: 0.0,
+            tool_cut: 0.5,
+            relative_cut: 0.0,
+            request_cut: 0.5,
+            foreign_request_cut: None,
+            trees: Some(trees.clone()),
+            trees_share: None,
+        };
+        let d = Decision::new(model.clone(), DecisionSource::Calibration, "m".into()).expect("valid");
+        let row = |fused: f32, conflict: f32| {
+            let mut f = [0.0; FEATURES.len()];
+            f[FEATURES.iter().position(|n| *n == names[0]).expect("known")] = fused;
+            f[FEATURES.iter().position(|n| *n == names[1]).expect("known")] = conflict;
+            f
+        };
+        let sigmoid = |z: f32| 1.0 / (1.0 + (-z).exp());
+        let p = d.probabilities(&[row(0.9, 0.0), row(0.9, 1.0), row(0.1, 0.0)]);
+        for (got, want) in p.iter().zip([sigmoid(3.0), sigmoid(-1.0), sigmoid(-3.0)]) {
+            assert!((got - want).abs() < 1e-6, "{p:?}");
+        }
+        assert_eq!(d.probability(&row(0.9, 0.0)), p[0]);
+        // Half the log-odds from the trees, half from the logistic model (zero weights: log-odds 0).
+        let half = Decision::new(
+            DecisionModel { trees_share: Some(0.5), ..model.clone() },
+            DecisionSource::Calibration,
+            "m".into(),
+        )
+        .expect("valid");
+        assert!((half.probability(&row(0.9, 0.0)) - sigmoid(1.5)).abs() < 1e-5);
+        // Trees that read a feature the model does not name, or point outside themselves, are refused.
+        let one_feature = DecisionModel { features: vec!["fused".into()], weights: vec![0.0], ..model.clone() };
+        assert!(Decision::new(one_feature, DecisionSource::Calibration, "m".into()).is_err());
+        let mut looping = trees;
+        looping.trees[0].right[0] = 0;
+        let broken = DecisionModel { trees: Some(looping), ..model };
+        assert!(Decision::new(broken, DecisionSource::Calibration, "m".into()).is_err());
     }
 }

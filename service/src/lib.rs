@@ -37,7 +37,7 @@ mod stages;
 
 pub use actions::{Agreement, EffectClass, Families, Family, families, words};
 pub use auth::{bearer, bearer_matches, origin_allowed};
-pub use decision::{Decision, DecisionSource};
+pub use decision::{Decision, DecisionSource, blend_probabilities};
 pub use delivered::DeliveredTools;
 pub use delivery::{Format, render, to_format};
 pub use engine::{Engine, EngineConfig, Examined, Ranking, StageTimes};

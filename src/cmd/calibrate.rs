@@ -39,6 +39,13 @@ pub(crate) struct CalibrateArgs {
     /// Print the whole result as JSON (with the sweep).
     #[arg(long)]
     json: bool,
+    /// Let gradient-boosted trees decide, fitted at this budget (perpetual's: higher fits finer, with more
+    /// trees); without it the logistic regression decides.
+    #[arg(long, value_name = "BUDGET")]
+    trees: Option<f32>,
+    /// With `--trees`: their share of the decision's log-odds, the logistic regression's the rest.
+    #[arg(long, default_value_t = 1.0)]
+    trees_share: f32,
     /// Write every (request, candidate) row fitted on to this JSONL file, for analysis.
     #[arg(long)]
     rows: Option<PathBuf>,
@@ -80,6 +87,8 @@ pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
         max_recall_drop: a.max_recall_drop,
         features,
         keep_rows: a.rows.is_some(),
+        trees: a.trees,
+        trees_share: a.trees_share,
         ..FitOptions::default()
     };
     let report = tokio::task::spawn_blocking(move || fit(&sets, &options)).await??;
@@ -97,7 +106,7 @@ pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &a.out {
-        let text = serde_json::to_string_pretty(&report.calibration)?;
+        let text = report.calibration.to_json();
         toolscout_indexer::write_atomic(path, format!("{text}\n").as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }

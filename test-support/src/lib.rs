@@ -73,6 +73,8 @@ pub fn hashed_index(catalog: &Path, dir: &Path, engine: &str) -> PathBuf {
             relative_cut: 0.0,
             request_cut: 0.5,
             foreign_request_cut: None,
+            trees: None,
+            trees_share: None,
         },
         fitted: toolscout_indexer::FitSummary::default(),
     };

@@ -83,26 +83,35 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
             eligible[ci] = true;
         }
     }
-    candidates
-        .iter()
+    // Every (candidate, pass) feature vector first, then their probabilities in one batch.
+    let kept: Vec<(usize, usize)> =
+        candidates.iter().enumerate().filter(|&(ci, _)| eligible[ci]).map(|(ci, &t)| (ci, t)).collect();
+    let mut rows = Vec::with_capacity(kept.len() * analyses.len());
+    for &(ci, t) in &kept {
+        let server = snap.tools[t].server as usize;
+        for (pi, analysis) in analyses.iter().enumerate() {
+            rows.push(features(
+                &measured[pi][ci],
+                s.weights,
+                analysis,
+                &s.profiles.tools[t],
+                &s.profiles.servers[server],
+                server,
+            ));
+        }
+    }
+    let probabilities = s.decision.probabilities(&rows);
+    kept.iter()
         .enumerate()
-        .filter(|&(ci, _)| eligible[ci])
-        .map(|(ci, &t)| {
+        .map(|(k, &(ci, t))| {
             let server = snap.tools[t].server as usize;
-            let mut fused_scores = Vec::with_capacity(passes.len());
-            let mut probability = Vec::with_capacity(passes.len());
-            let mut best: Option<(usize, crate::Features)> = None;
-            for (pi, analysis) in analyses.iter().enumerate() {
-                let m = &measured[pi][ci];
-                let f = features(m, s.weights, analysis, &s.profiles.tools[t], &s.profiles.servers[server], server);
-                let p = s.decision.probability(&f);
-                fused_scores.push(fused(m, s.weights));
-                if best.as_ref().is_none_or(|(b, _)| p > probability[*b]) {
-                    best = Some((pi, f));
-                }
-                probability.push(p);
-            }
-            let (best_pass, features) = best.expect("a request has at least one pass");
+            let at = k * analyses.len()..(k + 1) * analyses.len();
+            let probability = probabilities[at.clone()].to_vec();
+            let fused_scores = (0..analyses.len()).map(|pi| fused(&measured[pi][ci], s.weights)).collect();
+            // The pass that judged it most likely (the first of equals).
+            let best_pass =
+                (0..probability.len()).fold(0, |b, pi| if probability[pi] > probability[b] { pi } else { b });
+            let features = rows[at.start + best_pass];
             Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features }
         })
         .collect()
