@@ -682,5 +682,8 @@ mod tests {
         );
         // Children come after their parents, inside the tree.
         assert!(trees.check(width).is_ok());
+        // Tree after tree over all rows (the engine's way) gives each row's log-odds exactly.
+        let batch = trees.log_odds_of_rows(&rows.x32, width);
+        assert!(batch.iter().enumerate().all(|(i, &z)| z == trees.log_odds(&rows.x32[i * width..(i + 1) * width])));
     }
 }

@@ -127,13 +127,14 @@ impl Decision {
         };
         let Some(trees) = &self.trees else { return rows.iter().map(logistic).collect() };
         let share = self.model.trees_share.unwrap_or(1.0);
-        let mut row = Vec::with_capacity(self.positions.len());
-        rows.iter()
-            .map(|f| {
-                row.clear();
-                row.extend(self.positions.iter().map(|&i| f[i]));
-                let z = trees.log_odds(&row) as f32;
-                let p = 1.0 / (1.0 + (-z).exp());
+        let width = self.positions.len();
+        let flat: Vec<f32> = rows.iter().flat_map(|f| self.positions.iter().map(|&i| f[i])).collect();
+        trees
+            .log_odds_of_rows(&flat, width)
+            .into_iter()
+            .zip(rows)
+            .map(|(z, f)| {
+                let p = 1.0 / (1.0 + (-(z as f32)).exp());
                 if share >= 1.0 { p } else { blend_probabilities(p, logistic(f), share) }
             })
             .collect()
