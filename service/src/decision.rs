@@ -58,11 +58,13 @@ impl Decision {
                     .ok_or_else(|| Error::BadCalibration(format!("unknown feature {f:?}")))
             })
             .collect::<Result<_>>()?;
-        let trees = match &model.trees {
+        // The trees are held apart from the model, shared: cloning a decision copies no tree.
+        let mut model = model;
+        let trees = match model.trees.take() {
             None => None,
             Some(trees) => {
                 trees.check(positions.len()).map_err(|e| Error::BadCalibration(format!("trees: {e}")))?;
-                Some(Arc::new(trees.clone()))
+                Some(Arc::new(trees))
             }
         };
         Ok(Decision { model, positions, trees, source, fitted_for })
@@ -173,7 +175,7 @@ impl Decision {
         }
     }
 
-    /// The model.
+    /// The model, without its trees (held apart; see [`Decision::has_trees`]).
     pub fn model(&self) -> &DecisionModel {
         &self.model
     }
