@@ -5,7 +5,7 @@
 //!    `rerank_depth` of each pass by fused score) become rows of [`toolscout_service::FEATURES`],
 //!    labelled by whether the tool serves one of the query's groups.
 //! 2. A logistic regression (linfa) is fitted on all rows: the probability that a tool serves the request;
-//!    with [`FitOptions::trees`], gradient-boosted trees (perpetual) as well, and they then decide.
+//!    with [`FitOptions::trees`], gradient-boosted trees (perpetual) as well, blended with it in log-odds.
 //! 3. The cuts are chosen on cross-fitted probabilities (each query judged by a model fitted without it):
 //!    the request cut with the best not-found F1 among those that cost at most `max_recall_drop` of
 //!    recall@5 (recall and F1 are means over the sets, so each set — catalog, style of request — weighs
@@ -57,10 +57,10 @@ pub struct FitOptions {
     pub features: Option<Vec<String>>,
     /// Also return every row fitted on (for analysis outside toolscout).
     pub keep_rows: bool,
-    /// Fit gradient-boosted trees at this perpetual budget (higher: more trees, finer fit), and let them
-    /// decide; `None`: the logistic regression decides.
+    /// Fit gradient-boosted trees at this perpetual budget (higher: more trees, finer fit) and blend them
+    /// into the decision; `None`: the logistic regression decides alone.
     pub trees: Option<f32>,
-    /// The trees' share of the log-odds when they decide; the logistic regression has the rest.
+    /// The trees' share of the decision's log-odds; the logistic regression has the rest.
     pub trees_share: f32,
 }
 
@@ -183,7 +183,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
 
     // 1. Rows: every candidate the engine's decision scores (the best `rerank_depth` of each pass).
     let width = chosen.len();
-    let mut rows = Rows { x: Vec::new(), x32: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
+    let mut rows = Rows { x: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
     let mut judged: Vec<Judged> = Vec::new();
     let mut row_data = Vec::new();
     for (si, set) in sets.iter().enumerate() {
@@ -226,8 +226,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
                     });
                 }
                 j.rows.push(rows.y.len());
-                rows.x.extend(chosen.iter().map(|&i| f64::from(e.features[i])));
-                rows.x32.extend(chosen.iter().map(|&i| e.features[i]));
+                rows.x.extend(chosen.iter().map(|&i| e.features[i]));
                 rows.y.push(!serves.is_empty());
                 rows.set.push(si);
                 rows.fold.push(fold);
@@ -257,7 +256,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             for fold in 0..FOLDS {
                 let trees = boost(&rows, width, sets.len(), budget, |i| rows.fold[i] != fold)?;
                 for i in (0..rows.y.len()).filter(|&i| rows.fold[i] == fold) {
-                    let p = sigmoid(trees.log_odds(&rows.x32[i * width..(i + 1) * width]));
+                    let p = sigmoid(trees.log_odds(&rows.x[i * width..(i + 1) * width]));
                     probability[i] = blend_probabilities(p, probability[i], options.trees_share);
                 }
             }
@@ -364,10 +363,8 @@ const FOLDS: usize = 5;
 
 /// The (request, candidate) rows of a fit.
 struct Rows {
-    /// Features, row after row.
-    x: Vec<f64>,
-    /// The same, as the engine computes them.
-    x32: Vec<f32>,
+    /// Features, row after row, as the engine computes them.
+    x: Vec<f32>,
     /// Serves the request?
     y: Vec<bool>,
     /// The set each row came from.
@@ -402,7 +399,7 @@ fn logistic(
     for members in by_set.iter().filter(|m| !m.is_empty()) {
         for k in 0..target {
             let i = members[k * members.len() / target];
-            x.extend_from_slice(&rows.x[i * width..(i + 1) * width]);
+            x.extend(rows.x[i * width..(i + 1) * width].iter().map(|&v| f64::from(v)));
             y.push(rows.y[i]);
         }
     }
@@ -433,14 +430,15 @@ fn boost(rows: &Rows, width: usize, sets: usize, budget: f32, take: impl Fn(usiz
     let weight: Vec<f64> = members.iter().map(|&i| n / (live * per_set[rows.set[i]] as f64)).collect();
     let y: Vec<f64> = members.iter().map(|&i| f64::from(u8::from(rows.y[i]))).collect();
     // perpetual's matrices are column-major.
-    let data: Vec<f64> = (0..width).flat_map(|c| members.iter().map(move |&i| rows.x[i * width + c])).collect();
+    let data: Vec<f64> =
+        (0..width).flat_map(|c| members.iter().map(move |&i| f64::from(rows.x[i * width + c]))).collect();
     let matrix = Matrix::new(&data, members.len(), width);
     let mut booster = PerpetualBooster::default().set_objective(Objective::LogLoss).set_budget(budget);
     booster.fit(&matrix, &y, Some(&weight), None).map_err(|e| Error::Calibration(format!("boosted trees: {e}")))?;
     let trees = compact(&booster, width)?;
     let theirs = booster.predict(&matrix, true);
     for (k, &i) in members.iter().enumerate() {
-        let ours = trees.log_odds(&rows.x32[i * width..(i + 1) * width]);
+        let ours = trees.log_odds(&rows.x[i * width..(i + 1) * width]);
         if (ours - theirs[k]).abs() > 1e-3 * (1.0 + theirs[k].abs()) {
             return Err(Error::Calibration(format!("compact trees give {ours}, perpetual {} on row {i}", theirs[k])));
         }
@@ -458,7 +456,7 @@ fn compact(booster: &PerpetualBooster, width: usize) -> Result<BoostedTrees> {
     let mut trees = Vec::new();
     for tree in booster.get_prediction_trees() {
         let mut out = Tree { feature: Vec::new(), value: Vec::new(), left: Vec::new(), right: Vec::new() };
-        // Breadth first from the root: (perpetual's node number, where its entry goes).
+        // Breadth first from the root, by perpetual's node numbers; a node's place is its pop order.
         let mut queue = std::collections::VecDeque::from([0usize]);
         while let Some(num) = queue.pop_front() {
             let node = tree.nodes.get(&num).ok_or_else(|| bad(format!("node {num} is missing")))?;
@@ -499,8 +497,8 @@ fn sigmoid(z: f64) -> f32 {
 }
 
 /// σ(bias + w · x).
-fn predict(x: &[f64], w: &[f64], bias: f64) -> f32 {
-    let z = bias + x.iter().zip(w).map(|(x, w)| x * w).sum::<f64>();
+fn predict(x: &[f32], w: &[f64], bias: f64) -> f32 {
+    let z = bias + x.iter().zip(w).map(|(&x, w)| f64::from(x) * w).sum::<f64>();
     (1.0 / (1.0 + (-z).exp())) as f32
 }
 
@@ -660,11 +658,10 @@ mod tests {
     fn boosted_trees_are_compacted_to_the_same_log_odds_and_learn_the_rule() {
         // Two sets; a row serves when its first feature is high and its second is not set.
         let (n, width) = (600, 2);
-        let mut rows = Rows { x: Vec::new(), x32: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
+        let mut rows = Rows { x: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
         for i in 0..n {
             let (a, b) = ((i % 97) as f32 / 97.0, f32::from(u8::from(i % 3 == 0)));
-            rows.x.extend([f64::from(a), f64::from(b)]);
-            rows.x32.extend([a, b]);
+            rows.x.extend([a, b]);
             rows.y.push(a > 0.6 && b == 0.0);
             rows.set.push(i % 2);
             rows.fold.push(i % FOLDS);
@@ -683,7 +680,7 @@ mod tests {
         // Children come after their parents, inside the tree.
         assert!(trees.check(width).is_ok());
         // Tree after tree over all rows (the engine's way) gives each row's log-odds exactly.
-        let batch = trees.log_odds_of_rows(&rows.x32, width);
-        assert!(batch.iter().enumerate().all(|(i, &z)| z == trees.log_odds(&rows.x32[i * width..(i + 1) * width])));
+        let batch = trees.log_odds_of_rows(&rows.x, width);
+        assert!(batch.iter().enumerate().all(|(i, &z)| z == trees.log_odds(&rows.x[i * width..(i + 1) * width])));
     }
 }
