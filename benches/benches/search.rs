@@ -28,10 +28,11 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode};
 use toolscout_eval::{Answer, Kind, Query, Ranker, baseline, read_queries};
 use toolscout_indexer::{
-    Ann, BuildOptions, Embedder, EmbedderConfig, FastEmbedder, IndexDir, Snapshot, build, cosine, import_catalog,
+    Ann, BoostedTrees, BuildOptions, Calibration, Embedder, EmbedderConfig, FastEmbedder, IndexDir, PackedTrees,
+    Snapshot, build, cosine, import_catalog,
 };
 use toolscout_service::{
-    DiscoverParams, DiscoverResponse, Engine, EngineConfig, MAX_QUERY_CHARS, StageTimes, Status, intents,
+    DiscoverParams, DiscoverResponse, Engine, EngineConfig, FEATURES, MAX_QUERY_CHARS, StageTimes, Status, intents,
 };
 
 /// Tools per answer in every bench (`…/k5`).
@@ -421,8 +422,11 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
             },
             move |(_, exact), _, i, got: Vec<usize>| {
                 assert_eq!(got.len(), exact[i].len().min(k), "query {i}");
-                // Approximate, but the true nearest neighbour must be found.
-                assert!(got.contains(&exact[i][0]), "query {i}: HNSW missed the nearest vector");
+                // Approximate (its graph is built in a random order, so one query may miss even its
+                // nearest vector), but a working graph finds most of the true top k; a broken one finds
+                // next to none of them (k of thousands by chance).
+                let found = got.iter().filter(|j| exact[i].contains(j)).count();
+                assert!(2 * found >= got.len(), "query {i}: HNSW found {found} of the true top {}", got.len());
             },
         );
     }
@@ -447,7 +451,51 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         |_, fx, i, ()| serde_json::to_vec(&fx.answers[i]).expect("json"),
         |len, _, i, bytes| assert_eq!(bytes.len(), len[i], "query {i}"),
     );
+
+    // The built-in decision's boosted trees over each query's real feature rows (its candidates as
+    // `Engine::examine` computes them): as stored in `calibration.json` (parallel arrays per tree) and
+    // packed as the engine scores them (`PackedTrees`: one array of nodes). Same log-odds, checked.
+    for packed in [false, true] {
+        bench(
+            &mut g,
+            catalog,
+            if packed { "stage/trees-packed" } else { "stage/trees-stored" },
+            tree_rows,
+            |_, _, _| (),
+            move |(stored, fast, width, rows, _), _, i, ()| {
+                if packed { fast.log_odds_of_rows(&rows[i], *width) } else { stored.log_odds_of_rows(&rows[i], *width) }
+            },
+            |(_, _, _, _, want), _, i, got: Vec<f64>| assert_eq!(got, want[i], "query {i}"),
+        );
+    }
     g.finish();
+}
+
+/// The built-in trees, stored and packed, the row width, each query's feature rows in the model's order,
+/// and their log-odds computed once.
+type TreeRows = (BoostedTrees, PackedTrees, usize, Vec<Vec<f32>>, Vec<Vec<f64>>);
+
+fn tree_rows(fx: &'static Fixture) -> TreeRows {
+    let text = std::fs::read_to_string(root().join("service/src/decision/built-in.json")).expect("built-in");
+    let calibration: Calibration = serde_json::from_str(&text).expect("built-in calibration");
+    let model = calibration.decision;
+    let stored = model.trees.expect("the built-in decision has trees");
+    let positions: Vec<usize> = model
+        .features
+        .iter()
+        .map(|f| FEATURES.iter().position(|g| g == f).expect("a feature the engine computes"))
+        .collect();
+    let rows: Vec<Vec<f32>> = fx
+        .queries
+        .iter()
+        .map(|q| {
+            let (examined, _) = fx.engine.examine(&params(&q.query), &[]).expect("examine");
+            examined.iter().flat_map(|e| positions.iter().map(|&p| e.features[p]).collect::<Vec<_>>()).collect()
+        })
+        .collect();
+    let width = positions.len();
+    let want = rows.iter().map(|r| stored.log_odds_of_rows(r, width)).collect();
+    (stored.clone(), PackedTrees::new(&stored), width, rows, want)
 }
 
 fn search(engine: &Engine, fx: &Fixture, i: usize) -> DiscoverResponse {
@@ -595,6 +643,8 @@ fn report() {
             "stage/hnsw-tools-k50",
             "stage/hnsw-servers-k30",
             "stage/serialize",
+            "stage/trees-stored",
+            "stage/trees-packed",
             "hybrid-warm/k5",
         ] {
             if let Some(s) = get(stage) {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use toolscout_indexer::{BoostedTrees, Calibration, DecisionModel, IndexDir};
+use toolscout_indexer::{Calibration, DecisionModel, IndexDir, PackedTrees};
 
 use crate::features::{FEATURES, Features};
 use crate::{Error, Result};
@@ -34,8 +34,8 @@ pub struct Decision {
     model: DecisionModel,
     /// For each model feature, its position in [`FEATURES`].
     positions: Vec<usize>,
-    /// The model's trees, when it has them (shared by every clone).
-    trees: Option<Arc<BoostedTrees>>,
+    /// The model's trees, when it has them, packed for scoring (shared by every clone).
+    trees: Option<Arc<PackedTrees>>,
     /// Where it came from.
     pub source: DecisionSource,
     /// The embedding model it was fitted for.
@@ -64,7 +64,7 @@ impl Decision {
             None => None,
             Some(trees) => {
                 trees.check(positions.len()).map_err(|e| Error::BadCalibration(format!("trees: {e}")))?;
-                Some(Arc::new(trees))
+                Some(Arc::new(PackedTrees::new(&trees)))
             }
         };
         Ok(Decision { model, positions, trees, source, fitted_for })
@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn trees_decide_when_present_reading_the_features_they_name() {
-        use toolscout_indexer::Tree;
+        use toolscout_indexer::{BoostedTrees, Tree};
         // Two stumps over the model's features (fused, action_conflict): +3 when fused ≥ 0.5, −3 below;
         // −4 on a conflict.
         let stump = |feature: u16, low: f32, high: f32, at: f32| Tree {
