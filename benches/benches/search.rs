@@ -29,7 +29,7 @@ use criterion::{BenchmarkGroup, Criterion, SamplingMode};
 use toolscout_eval::{Answer, Kind, Query, Ranker, baseline, read_queries};
 use toolscout_indexer::{
     Ann, BoostedTrees, BuildOptions, Calibration, Embedder, EmbedderConfig, FastEmbedder, IndexDir, PackedTrees,
-    Snapshot, build, cosine, import_catalog,
+    Snapshot, build, flat_top_k, from_halves, import_catalog,
 };
 use toolscout_service::{
     DiscoverParams, DiscoverResponse, Engine, EngineConfig, FEATURES, MAX_QUERY_CHARS, StageTimes, Status, intents,
@@ -404,11 +404,12 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
             // Snapshots below `FLAT_BELOW` vectors carry no graph: the bench builds one from the same vectors.
             move |fx| {
                 let s = &fx.snapshot;
-                let vectors: Vec<&[f32]> = if servers {
-                    (0..s.servers.len()).map(|j| s.server_vector(j)).collect()
+                let vectors: Vec<Vec<f32>> = if servers {
+                    (0..s.servers.len()).map(|j| from_halves(s.server_vector(j))).collect()
                 } else {
-                    (0..s.tools.len()).map(|j| s.tool_vector(j)).collect()
+                    (0..s.tools.len()).map(|j| from_halves(s.tool_vector(j))).collect()
                 };
+                let vectors: Vec<&[f32]> = vectors.iter().map(Vec::as_slice).collect();
                 let exact: Vec<Vec<usize>> = (0..fx.queries.len()).map(|i| exact(fx, servers, i, k)).collect();
                 (Ann::build(&vectors), exact)
             },
@@ -417,7 +418,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
             move |(ann, _), fx, i, ()| {
                 let (s, q) = (&fx.snapshot, &fx.vectors[i]);
                 let score =
-                    |j: u32| cosine(q, if servers { s.server_vector(j as usize) } else { s.tool_vector(j as usize) });
+                    |j: u32| if servers { s.server_cosine(q, j as usize) } else { s.tool_cosine(q, j as usize) };
                 ann.search(q, k, score).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
             },
             move |(_, exact), _, i, got: Vec<usize>| {
@@ -439,6 +440,17 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         no_prepare,
         |_, fx, i, ()| exact(fx, false, i, TOOL_ANN_K),
         |_, fx, i, got| assert_eq!(got[0], exact(fx, false, i, 1)[0]),
+    );
+    // The same scan over the vectors widened to f32 (how snapshots stored them before format 6): what
+    // reading halves costs a query.
+    bench(
+        &mut g,
+        catalog,
+        "stage/flat-scan-tools-k50-f32",
+        |fx| (0..fx.snapshot.tools.len()).map(|j| from_halves(fx.snapshot.tool_vector(j))).collect::<Vec<_>>(),
+        |_, _, _| (),
+        |wide, fx, i, ()| flat_top_k(wide.iter().map(Vec::as_slice), &fx.vectors[i], TOOL_ANN_K),
+        |_, fx, i, got| assert_eq!(got[0].id as usize, exact(fx, false, i, 1)[0]),
     );
 
     // The response as the REST API writes it.
@@ -535,7 +547,7 @@ fn exact(fx: &Fixture, servers: bool, i: usize, k: usize) -> Vec<usize> {
     let n = if servers { s.servers.len() } else { s.tools.len() };
     let q = &fx.vectors[i];
     let mut scored: Vec<(usize, f32)> =
-        (0..n).map(|j| (j, cosine(q, if servers { s.server_vector(j) } else { s.tool_vector(j) }))).collect();
+        (0..n).map(|j| (j, if servers { s.server_cosine(q, j) } else { s.tool_cosine(q, j) })).collect();
     let k = k.min(n);
     if k < n {
         scored.select_nth_unstable_by(k, |a, b| b.1.total_cmp(&a.1));
@@ -642,6 +654,8 @@ fn report() {
             "stage/bm25-servers-k30",
             "stage/hnsw-tools-k50",
             "stage/hnsw-servers-k30",
+            "stage/flat-scan-tools-k50",
+            "stage/flat-scan-tools-k50-f32",
             "stage/serialize",
             "stage/trees-stored",
             "stage/trees-packed",

@@ -69,7 +69,10 @@ pub enum Error {
         share: f64,
     },
     /// An index was written by an incompatible version of toolscout.
-    #[error("index format version {found} is not supported (expected {expected}); rebuild the index")]
+    #[error(
+        "index format version {found} is not supported (expected {expected}); update the index with `toolscout \
+         index` (a format-5 index keeps its vectors: nothing is embedded again)"
+    )]
     FormatVersion {
         /// Version found in the manifest.
         found: u32,

@@ -36,12 +36,13 @@ pub use crawl::{
     CrawlOptions, CrawlOutcome, CrawlReport, CrawledServer, Protocol, ServerFailure, Upstream, crawl, crawl_one,
     keep_last_known,
 };
-pub use dense::{Ann, AnnHit, FLAT_BELOW, cosine, flat_top_k};
+pub use dense::{Ann, AnnHit, FLAT_BELOW, cosine, cosine_half, flat_top_k, from_halves, to_halves, top_k};
 pub use embed::{
     Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT, ModelCandidate,
     install_model, locate_model, model_candidates, user_data_dir,
 };
 pub use error::{Error, Result};
+pub use half::f16;
 pub use host_config::{HostConfig, LaunchSpec};
 pub use import::{CatalogFormat, import_catalog, import_catalog_str};
 pub use index_dir::IndexDir;

@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use crate::{Error, Result};
 
 #[cfg(target_endian = "big")]
-compile_error!("snapshots store vectors as little-endian f32 and read them in place");
+compile_error!("snapshots store vectors as little-endian halves and read them in place");
 
 /// One mapped file (an empty file maps to nothing).
 pub(crate) struct Mapped {
@@ -29,6 +29,16 @@ impl Mapped {
         Ok(Mapped { map: Some(map) })
     }
 
+    /// Tells the kernel the file is read here and there from now on (a query reads a few hundred vectors
+    /// or tool objects spread over the file): no read-ahead around each page a read faults in, so the
+    /// process holds the pages it read, not their neighbours too.
+    pub(crate) fn expect_random_reads(&self) {
+        let Some(map) = &self.map else { return };
+        if let Err(e) = map.advise(memmap2::Advice::Random) {
+            tracing::debug!("madvise(RANDOM) refused: {e}");
+        }
+    }
+
     /// The file's bytes.
     pub(crate) fn bytes(&self) -> &[u8] {
         self.map.as_deref().unwrap_or(&[])
@@ -47,6 +57,14 @@ impl Mapped {
         }
     }
 
+    /// The file as little-endian halves (IEEE binary16), or `None` when its length is odd.
+    pub(crate) fn halves(&self) -> Option<&[half::f16]> {
+        match self.bytes() {
+            [] => Some(&[]), // an empty slice's dangling pointer need not be aligned
+            bytes => bytemuck::try_cast_slice(bytes).ok(),
+        }
+    }
+
     /// The file as little-endian `f32`s, or `None` when its length is not a multiple of four.
     pub(crate) fn floats(&self) -> Option<&[f32]> {
         match self.bytes() {
@@ -56,7 +74,13 @@ impl Mapped {
     }
 }
 
-/// `values` as the bytes [`Mapped::floats`] reads back.
+/// `values` as the bytes [`Mapped::halves`] reads back.
+pub(crate) fn half_bytes(values: &[half::f16]) -> &[u8] {
+    bytemuck::cast_slice(values)
+}
+
+/// `values` as the bytes [`Mapped::floats`] reads back (format 5 wrote vectors so).
+#[cfg(test)]
 pub(crate) fn float_bytes(values: &[f32]) -> &[u8] {
     bytemuck::cast_slice(values)
 }
@@ -111,5 +135,16 @@ mod tests {
         let empty = Mapped::open(&path).expect("map");
         assert!(empty.bytes().is_empty());
         assert_eq!(empty.floats(), Some(&[][..]));
+    }
+
+    #[test]
+    fn halves_round_trip_and_odd_lengths_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("v.f16");
+        let values: Vec<half::f16> = [0.5f32, -1.25, 3.0e-7, 65504.0].into_iter().map(half::f16::from_f32).collect();
+        std::fs::write(&path, half_bytes(&values)).expect("write");
+        assert_eq!(Mapped::open(&path).expect("map").halves(), Some(&values[..]));
+        std::fs::write(&path, [1u8, 2, 3]).expect("write");
+        assert_eq!(Mapped::open(&path).expect("map").halves(), None, "an odd length");
     }
 }

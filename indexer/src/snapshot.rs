@@ -5,7 +5,7 @@
 //! manifest.json   format version, model id, dimensions, counts, file checksums
 //! catalog.bin     servers and tools (bincode; where each tool object lies in tools.jsonl)
 //! tools.jsonl     the tool objects, verbatim, one JSON text per line (memory-mapped when open)
-//! vectors.f32     server vectors then tool vectors, little-endian f32 (memory-mapped when open)
+//! vectors.f16     server vectors then tool vectors, little-endian IEEE halves (memory-mapped when open)
 //! scan.bin        description-scan findings per tool (bincode)
 //! {servers,tools}.hnsw.{graph,data}   HNSW graphs over int8 codes (only at FLAT_BELOW vectors or more)
 //! bm25-{servers,tools}/               tantivy indexes
@@ -25,24 +25,32 @@ use crate::bm25::Bm25;
 use crate::canonical::{sha256_file, sha256_hex};
 use crate::catalog::Catalog;
 use crate::catalog::ServerRecord;
-use crate::dense::{Ann, AnnHit, FLAT_BELOW, cosine, flat_top_k};
+use crate::dense::{Ann, AnnHit, FLAT_BELOW, cosine_half, to_halves, top_k};
 use crate::embed::Embedder;
 use crate::index_dir::{IndexDir, fault_point, write_staged, write_staged_parts};
-use crate::mapped::{Mapped, float_bytes};
+use crate::mapped::{Mapped, half_bytes};
 use crate::pins::PinReport;
 use crate::scan::ToolOwners;
 use crate::text::{server_text, tool_text};
 use crate::{Error, Result};
+use half::f16;
 
 /// Version of the on-disk format this build writes and reads.
 /// 2: BM25 documents have four weighted fields (name, description, params, context) instead of two.
 /// 4: vectors and tool objects in files of their own, read in place (memory-mapped) instead of decoded.
 /// 5: HNSW graphs hold int8 codes of the vectors (candidates re-scored from `vectors.f32`), not f32 copies.
-pub const FORMAT_VERSION: u32 = 5;
+/// 6: vectors stored as halves (`vectors.f16`, half the bytes; no measured recall cost, BENCHMARKS.md
+///    "Quantised vectors"). A build still reuses a format-5 snapshot's vectors (rounded to halves), so an
+///    update to this format embeds nothing that did not change.
+pub const FORMAT_VERSION: u32 = 6;
+/// The oldest format whose vectors a build reuses.
+const REUSABLE_FROM: u32 = 5;
 
 const MANIFEST: &str = "manifest.json";
 const CATALOG: &str = "catalog.bin";
-const VECTORS: &str = "vectors.f32";
+const VECTORS: &str = "vectors.f16";
+/// Format 5's vectors, as `f32`s (read only to reuse them).
+const VECTORS_F32: &str = "vectors.f32";
 const TOOL_OBJECTS: &str = "tools.jsonl";
 /// Description-scan findings per tool (optional: snapshots written before the scan have none).
 const SCAN: &str = "scan.bin";
@@ -200,7 +208,7 @@ pub struct Snapshot {
     pub servers: Vec<StoredServer>,
     /// Tools, grouped by server.
     pub tools: Vec<StoredTool>,
-    /// `vectors.f32`: server vectors, then tool vectors.
+    /// `vectors.f16`: server vectors, then tool vectors.
     vectors: Mapped,
     /// `tools.jsonl`.
     tool_objects: Mapped,
@@ -226,22 +234,26 @@ impl std::fmt::Debug for Snapshot {
 struct Stored {
     manifest: Manifest,
     catalog: CatalogFile,
+    /// `vectors.f16`, or a format-5 snapshot's `vectors.f32` (`singles`).
     vectors: Mapped,
+    singles: bool,
     tool_objects: Mapped,
     tool_warnings: Vec<Vec<String>>,
 }
 
 impl Stored {
-    /// Reads the manifest, checks the format version and every checksum, and opens the stored files.
-    fn open(dir: &Path) -> Result<Stored> {
+    /// Reads the manifest, checks the format version and every checksum, and opens the stored files; an
+    /// older format whose vectors can still be reused is opened too when `to_reuse`.
+    fn open(dir: &Path, to_reuse: bool) -> Result<Stored> {
         let manifest_path = dir.join(MANIFEST);
         let text = std::fs::read_to_string(&manifest_path).map_err(|e| Error::io("reading", &manifest_path, e))?;
         let probe: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
         let found = probe.get("format_version").and_then(serde_json::Value::as_u64).unwrap_or(0) as u32;
-        if found != FORMAT_VERSION {
+        if found != FORMAT_VERSION && !(to_reuse && (REUSABLE_FROM..FORMAT_VERSION).contains(&found)) {
             return Err(Error::FormatVersion { found, expected: FORMAT_VERSION });
         }
+        let singles = found < 6;
         let manifest: Manifest =
             serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
         for (rel, want) in &manifest.checksums {
@@ -251,14 +263,18 @@ impl Stored {
             }
         }
         let catalog: CatalogFile = decode(&dir.join(CATALOG), dir)?;
-        let vectors = Mapped::open(&dir.join(VECTORS))?;
+        let vectors = Mapped::open(&dir.join(if singles { VECTORS_F32 } else { VECTORS }))?;
         let tool_objects = Mapped::open(&dir.join(TOOL_OBJECTS))?;
-        let floats = vectors.floats().map_or(usize::MAX, <[f32]>::len);
+        let values = if singles {
+            vectors.floats().map_or(usize::MAX, <[f32]>::len)
+        } else {
+            vectors.halves().map_or(usize::MAX, <[f16]>::len)
+        };
         if catalog.servers.len() != manifest.servers
             || catalog.tools.len() != manifest.tools
-            || floats != (manifest.servers + manifest.tools) * manifest.dimensions
+            || values != (manifest.servers + manifest.tools) * manifest.dimensions
         {
-            return Err(Error::corrupt(dir, "counts in catalog.bin / vectors.f32 do not match the manifest"));
+            return Err(Error::corrupt(dir, "counts in catalog.bin / the vectors do not match the manifest"));
         }
         let objects = tool_objects.bytes().len() as u64;
         if catalog.tools.iter().any(|t| t.json_at.saturating_add(u64::from(t.json_len)) > objects) {
@@ -272,7 +288,7 @@ impl Stored {
         if tool_warnings.len() != catalog.tools.len() {
             return Err(Error::corrupt(dir, "scan.bin does not match the tools"));
         }
-        Ok(Stored { manifest, catalog, vectors, tool_objects, tool_warnings })
+        Ok(Stored { manifest, catalog, vectors, singles, tool_objects, tool_warnings })
     }
 
     /// Each tool's content hash by (server id, name).
@@ -295,10 +311,15 @@ impl Stored {
             .collect()
     }
 
-    /// The vector of stored document `i` (servers first, then tools).
-    fn vector(&self, i: usize) -> &[f32] {
-        let d = self.manifest.dimensions;
-        &self.vectors.floats().expect("the length of vectors.f32 was checked at open")[i * d..(i + 1) * d]
+    /// The vector of stored document `i` (servers first, then tools), as halves (a format-5 vector
+    /// rounded to them).
+    fn vector(&self, i: usize) -> Vec<f16> {
+        let at = i * self.manifest.dimensions..(i + 1) * self.manifest.dimensions;
+        if self.singles {
+            to_halves(&self.vectors.floats().expect("the length of the vectors was checked at open")[at])
+        } else {
+            self.vectors.halves().expect("the length of the vectors was checked at open")[at].to_vec()
+        }
     }
 }
 
@@ -310,7 +331,9 @@ impl Snapshot {
 
     /// Opens one snapshot folder.
     pub fn open_snapshot(dir: &Path) -> Result<Snapshot> {
-        let stored = Stored::open(dir)?;
+        let stored = Stored::open(dir, false)?;
+        // Queries read vectors here and there (the candidates of each pass), never the file in order.
+        stored.vectors.expect_random_reads();
         let base = |k: &str| stored.manifest.hnsw.get(k).cloned().flatten();
         Ok(Snapshot {
             server_ann: Ann::load(dir, base("servers").as_deref())?,
@@ -327,27 +350,39 @@ impl Snapshot {
         })
     }
 
-    /// The vector of server `i`.
-    pub fn server_vector(&self, i: usize) -> &[f32] {
+    /// The vector of server `i`, as stored (halves; [`crate::from_halves`] widens it).
+    pub fn server_vector(&self, i: usize) -> &[f16] {
         let d = self.manifest.dimensions;
-        &self.floats()[i * d..(i + 1) * d]
+        &self.halves()[i * d..(i + 1) * d]
     }
 
-    /// The vector of tool `i`.
-    pub fn tool_vector(&self, i: usize) -> &[f32] {
+    /// The vector of tool `i`, as stored.
+    pub fn tool_vector(&self, i: usize) -> &[f16] {
         let d = self.manifest.dimensions;
         let at = (self.servers.len() + i) * d;
-        &self.floats()[at..at + d]
+        &self.halves()[at..at + d]
     }
 
-    fn floats(&self) -> &[f32] {
-        self.vectors.floats().expect("the length of vectors.f32 was checked at open")
+    /// Cosine similarity of `query` and server `i`.
+    pub fn server_cosine(&self, query: &[f32], i: usize) -> f32 {
+        cosine_half(query, self.server_vector(i))
+    }
+
+    /// Cosine similarity of `query` and tool `i`.
+    pub fn tool_cosine(&self, query: &[f32], i: usize) -> f32 {
+        cosine_half(query, self.tool_vector(i))
+    }
+
+    fn halves(&self) -> &[f16] {
+        self.vectors.halves().expect("the length of vectors.f16 was checked at open")
     }
 
     /// Hands back the pages of the tool objects read so far: for a reader that went through all of them
-    /// once (the engine's load) and from then on reads only the few it answers with, which fault in again.
+    /// once (the engine's load) and from then on reads only the few it answers with, which fault in again
+    /// (without read-ahead from then on).
     pub fn release_tool_objects(&self) {
         self.tool_objects.release_resident();
+        self.tool_objects.expect_random_reads();
     }
 
     /// The MCP `Tool` object of tool `i`, verbatim, as JSON text.
@@ -362,18 +397,18 @@ impl Snapshot {
     /// exact) or when the snapshot has no graph (built below it), the HNSW graph above.
     pub fn nearest_tools(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
         if self.tools.len() < FLAT_BELOW || self.tool_ann.is_empty() {
-            flat_top_k((0..self.tools.len()).map(|i| self.tool_vector(i)), query, k)
+            top_k((0..self.tools.len()).map(|i| self.tool_cosine(query, i)), k)
         } else {
-            self.tool_ann.search(query, k, |i| cosine(query, self.tool_vector(i as usize)))
+            self.tool_ann.search(query, k, |i| self.tool_cosine(query, i as usize))
         }
     }
 
     /// The `k` servers nearest to `query` (see [`Snapshot::nearest_tools`]).
     pub fn nearest_servers(&self, query: &[f32], k: usize) -> Vec<AnnHit> {
         if self.servers.len() < FLAT_BELOW || self.server_ann.is_empty() {
-            flat_top_k((0..self.servers.len()).map(|i| self.server_vector(i)), query, k)
+            top_k((0..self.servers.len()).map(|i| self.server_cosine(query, i)), k)
         } else {
-            self.server_ann.search(query, k, |i| cosine(query, self.server_vector(i as usize)))
+            self.server_ann.search(query, k, |i| self.server_cosine(query, i as usize))
         }
     }
 
@@ -382,10 +417,6 @@ impl Snapshot {
         let s = &self.servers[i];
         s.first_tool as usize..(s.first_tool + s.tool_count) as usize
     }
-}
-
-fn chunks(v: &[f32], dim: usize) -> Vec<&[f32]> {
-    if dim == 0 { Vec::new() } else { v.chunks(dim).collect() }
 }
 
 fn decode<T: serde::de::DeserializeOwned>(path: &Path, dir: &Path) -> Result<T> {
@@ -428,7 +459,7 @@ fn build_from(
     out.collect_garbage(usize::MAX); // staging folders of killed builds; no snapshot is pruned here
     // The live snapshot's stored parts (not its graphs or BM25 readers): its tool hashes, and its vectors
     // by text hash, read in place, when they can be reused.
-    let live = out.current().and_then(|id| Stored::open(&out.snapshot(&id))).ok();
+    let live = out.current().and_then(|id| Stored::open(&out.snapshot(&id), true)).ok();
     let previous_tools: PreviousTools = live.as_ref().map(Stored::tool_hashes).unwrap_or_default();
     let previous: HashMap<&str, usize> = match &live {
         Some(live) if options.incremental && live.manifest.model_id == embedder.model_id() => live.text_hashes(),
@@ -540,11 +571,10 @@ fn build_from(
     }
 
     // Vectors: reuse where the text is unchanged, embed the rest.
-    let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f32>> {
-        let mut out: Vec<Option<Vec<f32>>> = hashes
-            .iter()
-            .map(|h| previous.get(h.as_str()).zip(live.as_ref()).map(|(&i, l)| l.vector(i).to_vec()))
-            .collect();
+    // Each vector is rounded to halves as soon as it is there: the build holds half the bytes.
+    let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f16>> {
+        let mut out: Vec<Option<Vec<f16>>> =
+            hashes.iter().map(|h| previous.get(h.as_str()).zip(live.as_ref()).map(|(&i, l)| l.vector(i))).collect();
         let mut missing: Vec<usize> = (0..out.len()).filter(|&i| out[i].is_none()).collect();
         missing.sort_by_key(|&i| texts[i].len()); // similar lengths batch together (less padding)
         stats.reused += out.len() - missing.len();
@@ -553,7 +583,7 @@ fn build_from(
         for chunk in missing.chunks(256) {
             let batch: Vec<String> = chunk.iter().map(|&i| texts[i].clone()).collect();
             for (&i, v) in chunk.iter().zip(embedder.embed_documents(&batch)?) {
-                out[i] = Some(v);
+                out[i] = Some(to_halves(&v));
             }
             bar.inc(chunk.len() as u64);
         }
@@ -583,7 +613,7 @@ fn build_from(
     let dim = embedder.dim();
 
     let written = (|| -> Result<Manifest> {
-        write_staged_parts(&tmp.join(VECTORS), &[float_bytes(&server_vectors), float_bytes(&tool_vectors)])?;
+        write_staged_parts(&tmp.join(VECTORS), &[half_bytes(&server_vectors), half_bytes(&tool_vectors)])?;
         encode(&warnings, &tmp.join(SCAN))?;
         for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
             let d = tmp.join(name);
@@ -595,8 +625,8 @@ fn build_from(
         release_freed_memory();
         let mut hnsw = BTreeMap::new();
         // A graph only where the engine searches one: below `FLAT_BELOW` vectors it scans exactly.
-        let graph = |vectors: &[f32]| {
-            if vectors.len() / dim.max(1) < FLAT_BELOW { Ann::build(&[]) } else { Ann::build(&chunks(vectors, dim)) }
+        let graph = |vectors: &[f16]| {
+            if vectors.len() / dim.max(1) < FLAT_BELOW { Ann::build(&[]) } else { Ann::build_halves(vectors, dim) }
         };
         hnsw.insert("servers".to_string(), graph(&server_vectors).dump(&tmp, "servers")?);
         hnsw.insert("tools".to_string(), graph(&tool_vectors).dump(&tmp, "tools")?);

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use toolscout_indexer::{Embedder, Snapshot, cosine};
+use toolscout_indexer::{Embedder, Snapshot};
 
 use super::ranked_tools;
 use crate::Result;
@@ -28,7 +28,7 @@ impl Ranker for DenseFlat {
     fn answer(&self, query: &str, exclude: &[Pair], k: usize) -> Result<Answer> {
         let q = self.embedder.embed_query(query)?;
         let s = &self.snapshot;
-        let scored = (0..s.tools.len()).map(|i| (i, cosine(&q, s.tool_vector(i)))).collect();
+        let scored = (0..s.tools.len()).map(|i| (i, s.tool_cosine(&q, i))).collect();
         Ok(ranked_tools(s, scored, exclude, k))
     }
 }

@@ -88,7 +88,7 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
 
     // Flipping a byte in a data file is caught by the checksums.
     let snap_dir = dir.path().join("snapshots").join(&live.snapshot_id);
-    for file in ["vectors.f32", "tools.jsonl"] {
+    for file in ["vectors.f16", "tools.jsonl"] {
         let path = snap_dir.join(file);
         let original = std::fs::read(&path).expect("read");
         let mut bytes = original.clone();
@@ -98,16 +98,16 @@ fn a_crashed_build_leaves_the_previous_snapshot_live_and_damage_is_detected() {
         std::fs::write(&path, original).expect("restore");
     }
     // A file of the wrong length is caught before it is read in place (checksums rewritten to match).
-    let path = snap_dir.join("vectors.f32");
+    let path = snap_dir.join("vectors.f16");
     let original = std::fs::read(&path).expect("read");
     std::fs::write(&path, &original[..original.len() - 4]).expect("truncate");
     let manifest_path = snap_dir.join("manifest.json");
     let manifest_text = std::fs::read_to_string(&manifest_path).expect("manifest");
     let mut m: serde_json::Value = serde_json::from_str(&manifest_text).expect("json");
-    m["checksums"]["vectors.f32"] = toolscout_indexer::sha256_file(&path).expect("hash").into();
+    m["checksums"]["vectors.f16"] = toolscout_indexer::sha256_file(&path).expect("hash").into();
     std::fs::write(&manifest_path, m.to_string()).expect("write manifest");
     let err = Snapshot::open(&IndexDir::new(dir.path())).expect_err("short vectors");
-    assert!(err.to_string().contains("vectors.f32"), "{err}");
+    assert!(err.to_string().contains("vectors"), "{err}");
     std::fs::write(&path, original).expect("restore");
     std::fs::write(&manifest_path, manifest_text).expect("restore manifest");
     assert!(Snapshot::open(&IndexDir::new(dir.path())).is_ok());
@@ -152,6 +152,48 @@ fn the_committed_index_of_the_current_format_opens() {
     assert!(!snap.tool_bm25.search("timezone convert", 3).expect("bm25").is_empty());
 }
 
+/// A format-5 index (vectors as `f32`, `data/compat/index-v5`) is refused for serving with a message that
+/// says what to do, and an update of it embeds nothing: its vectors are reused, rounded to halves, and the
+/// new snapshot answers as the old one did.
+#[test]
+fn a_format_5_index_is_updated_without_embedding_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_tree(&root().join("data/compat/index-v5"), dir.path());
+    let index = IndexDir::new(dir.path());
+    let err = Snapshot::open(&index).expect_err("format 5 is not served");
+    assert!(
+        matches!(err, Error::FormatVersion { found: 5, .. }) && err.to_string().contains("toolscout index"),
+        "{err}"
+    );
+    let embedder = toolscout_indexer::HashEmbedder::new(64);
+    let manifest = build(&small_catalog(), &embedder, &index, &BuildOptions::default()).expect("update");
+    assert_eq!((manifest.build.embedded, manifest.build.reused), (0, 24), "3 servers and 21 tools reused");
+    assert_eq!(manifest.format_version, FORMAT_VERSION);
+    let snap = Snapshot::open(&index).expect("the updated index opens");
+    let q = toolscout_indexer::Embedder::embed_query(&embedder, "slack post message").expect("embed");
+    let best = snap.nearest_tools(&q, 1)[0];
+    assert_eq!(snap.servers[snap.tools[best.id as usize].server as usize].name, "slack");
+    // The reused vectors are exactly what embedding afresh stores (the same vectors, rounded to halves).
+    let fresh = tempfile::tempdir().expect("tempdir");
+    let rebuilt = build(&small_catalog(), &embedder, &IndexDir::new(fresh.path()), &BuildOptions::default())
+        .expect("fresh build");
+    assert_eq!(rebuilt.build.embedded, 24);
+    assert_eq!(manifest.checksums["vectors.f16"], rebuilt.checksums["vectors.f16"]);
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("name"));
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
 /// `build_owned` (what `toolscout index` runs: the catalog is given up server by server) writes the same
 /// snapshot as `build` over a borrowed catalog: same records, tool objects, vectors, scan findings, pins.
 #[test]
@@ -173,7 +215,7 @@ fn an_owned_catalog_builds_the_same_snapshot() {
         &BuildOptions::default(),
     )
     .expect("build_owned");
-    for file in ["catalog.bin", "tools.jsonl", "vectors.f32", "scan.bin"] {
+    for file in ["catalog.bin", "tools.jsonl", "vectors.f16", "scan.bin"] {
         assert_eq!(borrowed.checksums[file], owned.checksums[file], "{file}");
     }
     assert_eq!((borrowed.build.pins.pinned, owned.build.pins.pinned), (21, 21));

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use toolscout_indexer::{Snapshot, cosine};
+use toolscout_indexer::Snapshot;
 
 use crate::Result;
 use crate::engine::EngineConfig;
@@ -53,7 +53,7 @@ fn pass(snap: &Snapshot, config: &EngineConfig, text: &str, vector: Vec<f32>, hi
     let mut servers: Vec<(usize, f32)> = server_set
         .into_iter()
         .map(|i| {
-            let score = (w.server_dense * cosine(&vector, snap.server_vector(i))
+            let score = (w.server_dense * snap.server_cosine(&vector, i)
                 + w.server_bm25 * saturate(server_bm25.get(&i).copied().unwrap_or(0.0), w.bm25_k))
                 / server_weight;
             (i, score)

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use toolscout_indexer::{Snapshot, cosine};
+use toolscout_indexer::Snapshot;
 
 use super::Candidate;
 use super::retrieve::Pass;
@@ -41,9 +41,9 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
                     let server = snap.tools[t].server as usize;
                     Measured {
                         signals: Signals {
-                            tool_dense: cosine(&pass.vector, snap.tool_vector(t)),
+                            tool_dense: snap.tool_cosine(&pass.vector, t),
                             tool_bm25: pass.tool_bm25.get(&t).copied().unwrap_or(0.0),
-                            server_dense: cosine(&pass.vector, snap.server_vector(server)),
+                            server_dense: snap.server_cosine(&pass.vector, server),
                             server_bm25: pass.server_bm25.get(&server).copied().unwrap_or(0.0),
                         },
                         best_fused: 0.0,
