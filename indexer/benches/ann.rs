@@ -4,8 +4,8 @@
 //! time per query, the ratio in the same run, and the graph's recall@50 against the scan. `FLAT_BELOW` is
 //! set from this table.
 //! `cargo bench -p toolscout-indexer --bench ann` (release; a few minutes; `ANN_SIZES=2000,4000` for some
-//! sizes, `ANN_DIM=384` for another size of vector). `ANN_VECTORS=<snapshot>/vectors.f32` measures real
-//! vectors instead (a snapshot's, `ANN_DIM` its dimensions): its last 200 are the queries, the rest the data.
+//! sizes, `ANN_DIM=384` for another size of vector). `ANN_VECTORS=<snapshot>/vectors.f16` measures real
+//! vectors instead (a format-5 `vectors.f32` too) (a snapshot's, `ANN_DIM` its dimensions): its last 200 are the queries, the rest the data.
 
 use std::time::Instant;
 
@@ -63,7 +63,11 @@ fn main() {
     println!("|---:|---:|---:|---:|---:|");
     if let Ok(path) = std::env::var("ANN_VECTORS") {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let floats: Vec<f32> = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let floats: Vec<f32> = if path.ends_with(".f32") {
+            bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        } else {
+            bytes.chunks_exact(2).map(|b| toolscout_indexer::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
+        };
         let mut all: Vec<Vec<f32>> = floats.chunks_exact(dim).map(<[f32]>::to_vec).collect();
         assert!(all.len() > QUERIES, "{path}: {} vectors of {dim} dimensions", all.len());
         let queries = all.split_off(all.len() - QUERIES);
