@@ -253,7 +253,7 @@ impl Stored {
         if found != FORMAT_VERSION && !(to_reuse && (REUSABLE_FROM..FORMAT_VERSION).contains(&found)) {
             return Err(Error::FormatVersion { found, expected: FORMAT_VERSION });
         }
-        let singles = found < 6;
+        let singles = found < FORMAT_VERSION;
         let manifest: Manifest =
             serde_json::from_str(&text).map_err(|e| Error::corrupt(dir, format!("manifest: {e}")))?;
         for (rel, want) in &manifest.checksums {
