@@ -507,7 +507,8 @@ fn tree_rows(fx: &'static Fixture) -> TreeRows {
         .collect();
     let width = positions.len();
     let want = rows.iter().map(|r| stored.log_odds_of_rows(r, width)).collect();
-    (stored.clone(), PackedTrees::new(&stored), width, rows, want)
+    let packed = PackedTrees::new(&stored);
+    (stored, packed, width, rows, want)
 }
 
 fn search(engine: &Engine, fx: &Fixture, i: usize) -> DiscoverResponse {
