@@ -29,15 +29,40 @@ pub(crate) const STOP: [&str; 77] = [
 /// A term id in a snapshot's vocabulary.
 pub(crate) type TermId = u32;
 
+/// A set of term ids, sorted: a few dozen per tool, where a sorted slice takes a fraction of a hash set's
+/// memory (which at 100K tools, four sets each, is what a profile costs) and is as quick to ask.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct TermSet(Box<[TermId]>);
+
+impl TermSet {
+    /// Whether `id` is in the set.
+    pub(crate) fn contains(&self, id: &TermId) -> bool {
+        self.0.binary_search(id).is_ok()
+    }
+
+    /// The ids, in increasing order.
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, TermId> {
+        self.0.iter()
+    }
+}
+
+impl From<HashSet<TermId>> for TermSet {
+    fn from(set: HashSet<TermId>) -> TermSet {
+        let mut ids: Vec<TermId> = set.into_iter().collect();
+        ids.sort_unstable();
+        TermSet(ids.into_boxed_slice())
+    }
+}
+
 /// What the scoring stage knows of one tool's words.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ToolProfile {
     /// Terms of the tool name (split) and title.
-    pub name: HashSet<TermId>,
+    pub name: TermSet,
     /// Terms of the description.
-    pub description: HashSet<TermId>,
+    pub description: TermSet,
     /// Terms of parameter names, descriptions and enum values.
-    pub params: HashSet<TermId>,
+    pub params: TermSet,
     /// The actions of its name: the reliable sign of what it does (most MCP tool names are verb_object).
     pub actions: Vec<Family>,
     /// The kinds of entity its parameters take (`entities.rs`).
@@ -50,7 +75,7 @@ pub(crate) struct ToolProfile {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ServerProfile {
     /// Terms of its name, title and description.
-    pub terms: HashSet<TermId>,
+    pub terms: TermSet,
     /// The words that identify the service when a request names it (`stripe`, `github`): its name's
     /// terms minus noise. Empty when the name is only noise.
     pub service: Vec<TermId>,
@@ -108,7 +133,7 @@ impl Profiles {
                     aliases.push(term);
                 }
             }
-            p.servers.push(ServerProfile { terms: terms_set, service, aliases });
+            p.servers.push(ServerProfile { terms: terms_set.into(), service, aliases });
         }
         for s in &snap.servers {
             for w in words(&format!("{} {}", split_name(&s.name), s.description.as_deref().unwrap_or(""))) {
@@ -164,7 +189,9 @@ impl Profiles {
                 })
                 .collect();
             let server_terms = &p.servers[t.server as usize].terms;
-            for id in name.iter().chain(&description_terms).chain(&params).chain(server_terms).collect::<HashSet<_>>() {
+            for id in
+                name.iter().chain(&description_terms).chain(&params).chain(server_terms.iter()).collect::<HashSet<_>>()
+            {
                 let i = *id as usize;
                 if df.len() <= i {
                     df.resize(i + 1, 0);
@@ -180,9 +207,9 @@ impl Profiles {
                 }
             }
             p.tools.push(ToolProfile {
-                name,
-                description: description_terms,
-                params,
+                name: name.into(),
+                description: description_terms.into(),
+                params: params.into(),
                 actions,
                 entity_kinds,
                 object: object_terms,
