@@ -1,10 +1,10 @@
 //! Boosted trees laid out for scoring: every node of every tree in one array, each node one 16-byte
 //! record (threshold, feature, children, leaf value), each split's children side by side, so a step down
 //! a tree is one read and no branch on the row's value; eight rows walk a tree side by side, so the
-//! processor overlaps their reads instead of waiting on each in turn (1.4–1.5× faster than walking the
-//! stored form row by row: `stage/trees-*` in `benches/benches/search.rs`). Built once from the stored
-//! form ([`BoostedTrees`]) when a decision is loaded; it gives exactly the same log-odds (the same
-//! leaves, summed in the same order).
+//! processor overlaps their reads instead of waiting on each in turn (1.25–1.75× faster than walking the
+//! stored form row by row, over four runs: `stage/trees-*` in `benches/benches/search.rs`). Built once
+//! from the stored form ([`BoostedTrees`]) when a decision is loaded; it gives exactly the same log-odds
+//! (the same leaves, summed in the same order).
 
 use crate::calibration::BoostedTrees;
 

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use toolscout_indexer::{Embedder, Snapshot, cosine, from_halves};
+use toolscout_indexer::{Embedder, Snapshot, cosine, from_halves, to_halves};
 
 use super::ranked_tools;
 use crate::Result;
@@ -41,7 +41,7 @@ impl DenseQuant {
 /// `v` stored at `precision` and read back.
 pub(crate) fn round_trip(v: &[f32], precision: Precision) -> Vec<f32> {
     match precision {
-        Precision::F16 => v.iter().map(|&x| half::f16::from_f32(x).to_f32()).collect(),
+        Precision::F16 => from_halves(&to_halves(v)),
         Precision::Int8 => {
             let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
             if max == 0.0 {
