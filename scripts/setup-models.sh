@@ -43,6 +43,6 @@ if ! echo "$USE_SHA  $U/model.onnx" | sha256sum -c --quiet >/dev/null 2>&1; then
 fi
 E="$DEPS/models/minilm-usem3"; mkdir -p "$E"
 printf '%s\n' "# the default model: both members embed each text; cosine = the mean of their cosines" \
-  ../all-minilm-l6-v2-int8 ../use-multilingual-v3 > "$E/members.txt"
+  ../all-minilm-l6-v2-int8 "../use-multilingual-v3 sessions=1" > "$E/members.txt"
 echo "ORT_DYLIB_PATH=$DEPS/libonnxruntime.so"
 echo "TOOLSCOUT_MODEL_DIR=$E"

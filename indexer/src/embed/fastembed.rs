@@ -103,18 +103,42 @@ impl std::fmt::Debug for FastEmbedder {
     }
 }
 
-/// The file that makes a model folder an ensemble: one member folder per line (`#` comments).
+/// The file that makes a model folder an ensemble: one member folder per line (`#` comments), optionally
+/// followed by `sessions=N`, the most sessions that member needs (see [`EnsembleMember::max_sessions`]).
 pub(crate) const ENSEMBLE_FILE: &str = "members.txt";
 
-/// The member folders an ensemble folder lists, or `None` for a plain model folder.
-pub(crate) fn ensemble_members(dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+/// One line of an ensemble's [`ENSEMBLE_FILE`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct EnsembleMember {
+    /// The member's model folder (resolved against the ensemble folder).
+    pub dir: PathBuf,
+    /// The most sessions this member gets, whatever the pool size (`sessions=N` on its line): a member
+    /// whose inference is a fraction of the others' rarely has two callers at once, while each session
+    /// is a full copy of its model and tokenizer (USE-m3: 0.6 ms a query against MiniLM's 5 ms, and
+    /// ~216 MB a session with its tokenizer; BENCHMARKS.md "One session for the light member").
+    pub max_sessions: Option<usize>,
+}
+
+/// The members an ensemble folder lists, or `None` for a plain model folder.
+pub(crate) fn ensemble_members(dir: &Path) -> Result<Option<Vec<EnsembleMember>>> {
     let file = dir.join(ENSEMBLE_FILE);
     if !file.is_file() {
         return Ok(None);
     }
     let text = std::fs::read_to_string(&file).map_err(|e| Error::Embed(format!("reading {}: {e}", file.display())))?;
-    let members: Vec<PathBuf> =
-        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(|l| dir.join(l)).collect();
+    let mut members = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let (folder, max_sessions) = match line.rsplit_once(char::is_whitespace) {
+            Some((folder, option)) if option.starts_with("sessions=") => {
+                let n = option["sessions=".len()..].parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    Error::Embed(format!("{}: {option:?} is not sessions=N with N ≥ 1", file.display()))
+                })?;
+                (folder.trim_end(), Some(n))
+            }
+            _ => (line, None),
+        };
+        members.push(EnsembleMember { dir: dir.join(folder), max_sessions });
+    }
     if members.is_empty() {
         return Err(Error::Embed(format!("{} lists no model folder", file.display())));
     }
@@ -131,11 +155,13 @@ impl FastEmbedder {
             )));
         }
         load_runtime(&config.ort_dylib)?;
-        let dirs = ensemble_members(&config.model_dir)?.unwrap_or_else(|| vec![config.model_dir.clone()]);
+        let dirs = ensemble_members(&config.model_dir)?
+            .unwrap_or_else(|| vec![EnsembleMember { dir: config.model_dir.clone(), max_sessions: None }]);
         let mut members = Vec::new();
         let mut ids = Vec::new();
-        for dir in &dirs {
-            let (member, id) = Member::load(dir, config)?;
+        for spec in &dirs {
+            let sessions = config.sessions.max(1).min(spec.max_sessions.unwrap_or(usize::MAX));
+            let (member, id) = Member::load(&spec.dir, config, sessions)?;
             members.push(member);
             ids.push(id);
         }
@@ -164,15 +190,20 @@ impl FastEmbedder {
         Ok(out)
     }
 
-    /// Sessions in the pool (of each member).
+    /// Sessions in the pool (of the member with the most: requests embed side by side up to this many).
     pub fn sessions(&self) -> usize {
-        self.members[0].sessions.len()
+        self.members.iter().map(|m| m.sessions.len()).max().unwrap_or(1)
+    }
+
+    /// Sessions of each member, in the ensemble's order.
+    pub fn member_sessions(&self) -> Vec<usize> {
+        self.members.iter().map(|m| m.sessions.len()).collect()
     }
 }
 
 impl Member {
-    /// Loads one model folder; returns it with its id.
-    fn load(dir: &Path, config: &EmbedderConfig) -> Result<(Member, String)> {
+    /// Loads one model folder with `sessions` sessions; returns it with its id.
+    fn load(dir: &Path, config: &EmbedderConfig, sessions: usize) -> Result<(Member, String)> {
         let read = |f: &str| -> Result<Vec<u8>> {
             let p = dir.join(f);
             std::fs::read(&p)
@@ -187,8 +218,9 @@ impl Member {
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
         let spinning = if config.spinning { "1" } else { "0" };
+        let count = sessions;
         let mut sessions = Vec::new();
-        for _ in 0..config.sessions.max(1) {
+        for _ in 0..count {
             let model = UserDefinedEmbeddingModel::new(onnx.clone(), files.clone()).with_pooling(Pooling::Mean);
             let options = InitOptionsUserDefined::new()
                 .with_max_length(config.max_length)
@@ -339,8 +371,18 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("toolscout-ensemble-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("mkdir");
         assert!(ensemble_members(&dir).expect("reads").is_none(), "no members.txt: a plain model folder");
-        std::fs::write(dir.join(ENSEMBLE_FILE), "# comment\n../a\n\n  ../b  \n").expect("write");
-        assert_eq!(ensemble_members(&dir).expect("reads"), Some(vec![dir.join("../a"), dir.join("../b")]));
+        std::fs::write(dir.join(ENSEMBLE_FILE), "# comment\n../a\n\n  ../b  sessions=1 \n../c d\n").expect("write");
+        let member = |f: &str, max_sessions| EnsembleMember { dir: dir.join(f), max_sessions };
+        assert_eq!(
+            ensemble_members(&dir).expect("reads"),
+            Some(vec![member("../a", None), member("../b", Some(1)), member("../c d", None)]),
+            "a trailing sessions=N caps that member; any other last word is part of the folder's name"
+        );
+        for bad in ["sessions=0", "sessions=two", "sessions="] {
+            std::fs::write(dir.join(ENSEMBLE_FILE), format!("../a {bad}\n")).expect("write");
+            let err = ensemble_members(&dir).expect_err("a bad session count is an error").to_string();
+            assert!(err.contains("sessions=N"), "{bad}: {err}");
+        }
         std::fs::write(dir.join(ENSEMBLE_FILE), "# nothing\n").expect("write");
         let err = ensemble_members(&dir).expect_err("an empty list is an error").to_string();
         assert!(err.contains("lists no model folder"), "{err}");

@@ -37,6 +37,10 @@ const CONVERTER_PACKAGES: [&str; 6] = [
 const CONVERTER: &str = include_str!("../../../scripts/convert_usem3.py");
 /// The ensemble's members, inside the install folder.
 const MINILM: &str = "models/all-minilm-l6-v2-int8";
+/// The default ensemble's `members.txt` (`scripts/setup-models.sh` writes the same lines): USE-m3 embeds a
+/// query in a tenth of MiniLM's time, so one session of it serves any pool (`sessions=1`).
+pub(crate) const ENSEMBLE_MEMBERS: &str = "# the default model: both members embed each text; cosine = the mean of their cosines\n\
+                                           ../all-minilm-l6-v2-int8\n../use-multilingual-v3 sessions=1\n";
 const USEM3: &str = "models/use-multilingual-v3";
 /// SHA-256 of MiniLM's model file.
 const MODEL_SHA256: &str = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6";
@@ -111,7 +115,7 @@ pub fn locate() -> Option<Candidate> {
 /// Whether a model folder (or every member of an ensemble folder) is complete.
 fn model_complete(dir: &Path) -> bool {
     match ensemble_members(dir) {
-        Ok(Some(members)) => members.iter().all(|m| single_model_complete(m)),
+        Ok(Some(members)) => members.iter().all(|m| single_model_complete(&m.dir)),
         Ok(None) => single_model_complete(dir),
         Err(_) => false,
     }
@@ -143,8 +147,7 @@ pub fn install(dir: &Path, python: &str) -> Result<(PathBuf, PathBuf)> {
     convert_usem3(dir, python, &py)?;
     let model_dir = dir.join(INSTALLED_MODEL);
     std::fs::create_dir_all(&model_dir).map_err(|e| Error::io("creating", &model_dir, e))?;
-    let members = "# the default model: both members embed each text; cosine = the mean of their cosines\n\
-                   ../all-minilm-l6-v2-int8\n../use-multilingual-v3\n";
+    let members = ENSEMBLE_MEMBERS;
     std::fs::write(model_dir.join(ENSEMBLE_FILE), members).map_err(|e| Error::io("writing", &model_dir, e))?;
     let runtime = dir.join(INSTALLED_ORT);
     let library = py.join(format!("onnxruntime/capi/libonnxruntime.so.{ORT_VERSION}"));
@@ -208,4 +211,19 @@ fn check_sha(file: &Path, expected: &str) -> Result<()> {
         return Err(Error::Embed(format!("{} has SHA-256 {sha}, expected {expected}", file.display())));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ENSEMBLE_MEMBERS;
+
+    #[test]
+    fn the_setup_script_writes_the_same_ensemble_as_the_installer() {
+        let script = include_str!("../../../scripts/setup-models.sh");
+        for line in ENSEMBLE_MEMBERS.lines() {
+            let quoted = format!("\"{line}\"");
+            let bare = format!(" {line} ");
+            assert!(script.contains(&quoted) || script.contains(&bare), "setup-models.sh lacks {line:?}");
+        }
+    }
 }

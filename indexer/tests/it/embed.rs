@@ -27,6 +27,7 @@ fn sessions_agree_with_one_session_and_concurrent_callers_get_their_own_vectors(
     let single = toolscout_test_support::embedder();
     let pool = Arc::new(pooled());
     assert_eq!(pool.sessions(), 2);
+    assert_eq!(pool.member_sessions(), [2, 1], "the installed ensemble caps USE-m3 at one session (members.txt)");
     assert_eq!(pool.model_id(), single.model_id(), "the same model, whatever the pool");
     let expected: Vec<Vec<f32>> = TEXTS.iter().map(|t| single.embed_query(t).expect("embeds")).collect();
     // Four threads × 25 calls on two sessions: each call must get its own text's vector.
