@@ -5,7 +5,12 @@
 //! more than the same word in a parameter description. Queries are not parsed as query syntax: the
 //! user's text is run through the same analyzer and its terms are OR-ed, so `foo: "(` or `AND` are just
 //! words. Words every catalog is full of (`mcp`, `server`, `api`, `tool`) are dropped from a query that
-//! has other words.
+//! has other words. English function words (Lucene's stop list, as tantivy ships it: `the`, `to`, `and`,
+//! …) still score, but only documents that match one of the query's other words: a document is never
+//! found by its function words alone, so their posting lists — each runs through most of the catalog —
+//! are only sought into at the documents the other words found (at 100K tools they made a long request's
+//! BM25 pass 10–35 ms; BENCHMARKS.md "Function words score, but find nothing"). Every document that
+//! matches another word keeps the score it had.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -14,6 +19,9 @@ use tantivy::collector::TopDocs;
 use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions};
+use tantivy::tokenizer::{
+    Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, StopWordFilter, TextAnalyzer,
+};
 use tantivy::{Index, IndexReader, ReloadPolicy, Term, doc};
 
 use crate::Result;
@@ -60,6 +68,17 @@ fn schema() -> (Schema, Field, [Field; 4]) {
     (builder.build(), id, fields)
 }
 
+/// The documents' analyzer (tantivy's `en_stem`: simple tokenizer, long tokens removed, lowercased,
+/// English stemmer) with English function words removed before stemming.
+fn query_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(StopWordFilter::new(Language::English).expect("tantivy ships an English stop list"))
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
 impl Bm25 {
     /// Writes a new index into the empty folder `dir` from `(id, [name, description, params, context])`
     /// documents.
@@ -90,9 +109,11 @@ impl Bm25 {
         Ok(Bm25 { index, reader, fields, ids })
     }
 
-    /// The query's distinct analyzed terms (lowercased, stemmed), in order.
-    pub fn terms(&self, query: &str) -> Result<Vec<String>> {
-        let mut analyzer = self.index.tokenizer_for_field(self.fields[1])?;
+    /// The query's distinct analyzed terms (lowercased, stemmed, as the documents were), in order; with
+    /// `keep_stop_words` false, English function words are left out.
+    pub fn terms(&self, query: &str, keep_stop_words: bool) -> Result<Vec<String>> {
+        let mut analyzer =
+            if keep_stop_words { self.index.tokenizer_for_field(self.fields[1])? } else { query_analyzer() };
         let mut stream = analyzer.token_stream(query);
         let mut seen = HashSet::new();
         let mut terms = Vec::new();
@@ -108,23 +129,37 @@ impl Bm25 {
         Ok(terms)
     }
 
+    /// One optional clause per term and field, boosted by the field's weight.
+    fn clauses(&self, terms: &[String]) -> Vec<(Occur, Box<dyn Query>)> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for t in terms {
+            for (field, (_, boost)) in self.fields.iter().zip(FIELDS) {
+                let q = TermQuery::new(Term::from_field_text(*field, t), IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+            }
+        }
+        clauses
+    }
+
     /// The `k` best documents for `query`.
     pub fn search(&self, query: &str, k: usize) -> Result<Vec<Bm25Hit>> {
-        let mut terms = self.terms(query)?;
+        let mut terms = self.terms(query, true)?;
         if terms.iter().any(|t| !NOISE.contains(&t.as_str())) {
             terms.retain(|t| !NOISE.contains(&t.as_str()));
         }
         if terms.is_empty() || k == 0 {
             return Ok(Vec::new());
         }
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for t in &terms {
-            for (field, (_, boost)) in self.fields.iter().zip(FIELDS) {
-                let q = TermQuery::new(Term::from_field_text(*field, t), IndexRecordOption::WithFreqs);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
-            }
-        }
-        let query = BooleanQuery::new(clauses);
+        let content: HashSet<String> = self.terms(query, false)?.into_iter().collect();
+        let (words, function): (Vec<String>, Vec<String>) = terms.into_iter().partition(|t| content.contains(t));
+        let query = if words.is_empty() || function.is_empty() {
+            BooleanQuery::new(self.clauses(if words.is_empty() { &function } else { &words }))
+        } else {
+            // The same sum of the same term scores, for every document one of `words` matches.
+            let mut clauses = vec![(Occur::Must, Box::new(BooleanQuery::new(self.clauses(&words))) as Box<dyn Query>)];
+            clauses.extend(self.clauses(&function));
+            BooleanQuery::new(clauses)
+        };
         let searcher = self.reader.searcher();
         let top = searcher.search(&query, &TopDocs::with_limit(k).order_by_score())?;
         Ok(top
@@ -161,5 +196,29 @@ mod tests {
         // A name match outranks the same word further down; noise words are ignored beside real ones.
         let hits = bm25.search("issue mcp server", 3).expect("search");
         assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [8]);
+    }
+
+    #[test]
+    fn function_words_score_only_documents_another_word_found() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let docs = [
+            (7, ["send email", "Send an email message to a recipient", "to: address", "mail server"]),
+            (8, ["create issue", "Open a new issue in a repository", "title", "github"]),
+        ];
+        Bm25::build(dir.path(), docs).expect("build");
+        let bm25 = Bm25::open(dir.path()).expect("open");
+        assert_eq!(bm25.terms("open an issue in the repo", false).expect("terms"), ["open", "issu", "repo"]);
+        assert_eq!(bm25.search("a", 3).expect("search").len(), 2, "`a` alone finds both");
+        assert_eq!(bm25.terms("open an issue", true).expect("terms"), ["open", "an", "issu"]);
+        // `an` and `to` are in document 7's text, but it matches no other word of the query.
+        let hits = bm25.search("an issue to open", 3).expect("search");
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [8]);
+        // A document another word found keeps its function words' share of the score.
+        let with = bm25.search("open a new issue", 3).expect("search")[0].score;
+        let without = bm25.search("open new issue", 3).expect("search")[0].score;
+        assert!(with > without, "{with} > {without}: `a` is in document 8's description");
+        // Nothing but function words: they are searched after all.
+        let hits = bm25.search("to", 3).expect("search");
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [7]);
     }
 }
