@@ -509,6 +509,7 @@ impl Engine {
         exclude: &[(String, String)],
         profile: Option<&Profile>,
     ) -> Result<Prepared> {
+        let _preparing = crate::stages::retrieve::Preparing::enter();
         let query = params.query.trim();
         if query.is_empty() {
             return Err(Error::BadQuery("`query` is empty: describe the capability you need".into()));

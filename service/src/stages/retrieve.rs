@@ -4,6 +4,7 @@
 //! server-level miss is recoverable.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use toolscout_indexer::Snapshot;
 
@@ -15,7 +16,7 @@ use crate::fusion::saturate;
 const SERVER_CANDIDATES: usize = 30;
 
 /// What one retrieval pass measured.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Pass {
     /// Its embedding.
     pub vector: Vec<f32>,
@@ -29,7 +30,31 @@ pub(crate) struct Pass {
     pub candidates: HashSet<usize>,
 }
 
-/// Runs one pass per `(text, vector)`.
+/// Requests being prepared (embedded and retrieved) in this process right now.
+static PREPARING: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a request as being prepared while it lives.
+pub(crate) struct Preparing;
+
+impl Preparing {
+    /// Counts one more request in preparation, until dropped.
+    pub(crate) fn enter() -> Preparing {
+        PREPARING.fetch_add(1, Ordering::Relaxed);
+        Preparing
+    }
+}
+
+impl Drop for Preparing {
+    fn drop(&mut self) {
+        PREPARING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs one pass per `(text, vector)`, in order. Passes are independent, so when no other request is
+/// being prepared (the cores are idle), a request of several (its intents, a respelled or unquoted form)
+/// runs them on up to as many threads as the machine has cores: a long request's passes no longer add up.
+/// Under load they run one after another on the request's thread, where extra threads would only take
+/// the cores from other requests (BENCHMARKS.md "Passes side by side, when the cores are idle").
 pub(crate) fn retrieve(
     snap: &Snapshot,
     config: &EngineConfig,
@@ -37,7 +62,46 @@ pub(crate) fn retrieve(
     vectors: Vec<Vec<f32>>,
     hinted: &HashSet<usize>,
 ) -> Result<Vec<Pass>> {
-    texts.iter().zip(vectors).map(|(text, vector)| pass(snap, config, text, vector, hinted)).collect()
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let alone = PREPARING.load(Ordering::Relaxed) <= 1;
+    retrieve_on(if alone { cores } else { 1 }, snap, config, texts, vectors, hinted)
+}
+
+/// [`retrieve`] on at most `workers` threads (this one included).
+fn retrieve_on(
+    workers: usize,
+    snap: &Snapshot,
+    config: &EngineConfig,
+    texts: &[String],
+    vectors: Vec<Vec<f32>>,
+    hinted: &HashSet<usize>,
+) -> Result<Vec<Pass>> {
+    let workers = workers.min(texts.len());
+    let run = |jobs: Vec<(usize, &String, Vec<f32>)>| -> Result<Vec<(usize, Pass)>> {
+        jobs.into_iter().map(|(i, text, vector)| Ok((i, pass(snap, config, text, vector, hinted)?))).collect()
+    };
+    let workers = workers.max(1);
+    let mut shares: Vec<Vec<(usize, &String, Vec<f32>)>> = (0..workers).map(|_| Vec::new()).collect();
+    for (i, (text, vector)) in texts.iter().zip(vectors).enumerate() {
+        shares[i % workers].push((i, text, vector));
+    }
+    let mine = shares.remove(0);
+    let mut done = if shares.is_empty() {
+        run(mine)?
+    } else {
+        std::thread::scope(|scope| -> Result<Vec<(usize, Pass)>> {
+            let others: Vec<_> = shares.into_iter().map(|share| scope.spawn(move || run(share))).collect();
+            let mut done = run(mine)?;
+            for other in others {
+                // A pass that panicked panics the request, as it would have run on this thread.
+                done.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?);
+            }
+            Ok(done)
+        })?
+    };
+    done.sort_by_key(|&(i, _)| i);
+    Ok(done.into_iter().map(|(_, p)| p).collect())
 }
 
 #[tracing::instrument(level = "debug", skip_all, fields(chars = text.len()))]
@@ -76,4 +140,37 @@ fn pass(snap: &Snapshot, config: &EngineConfig, text: &str, vector: Vec<f32>, hi
     by_bm25.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
     candidates.extend(by_bm25.iter().take(config.global_tools).map(|(i, _)| **i));
     Ok(Pass { vector, server_bm25, tool_bm25, servers, candidates })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolscout_indexer::IndexDir;
+
+    #[test]
+    fn passes_side_by_side_are_the_passes_one_after_another() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let embedder = toolscout_test_support::hash_embedder();
+        toolscout_test_support::index_of(&toolscout_test_support::reference_catalog(), dir.path(), embedder.as_ref());
+        let snap = Snapshot::open(&IndexDir::new(dir.path())).expect("snapshot");
+        let texts: Vec<String> = [
+            "read a file and then search the web",
+            "read a file",
+            "search the web",
+            "take a screenshot of the page",
+            "store a memory about the user",
+        ]
+        .map(String::from)
+        .to_vec();
+        let vectors: Vec<Vec<f32>> = texts.iter().map(|t| embedder.embed_query(t).expect("embeds")).collect();
+        let config = EngineConfig::default();
+        let hinted = HashSet::from([0]);
+        let one = retrieve_on(1, &snap, &config, &texts, vectors.clone(), &hinted).expect("retrieves");
+        assert_eq!(one.len(), texts.len());
+        assert!(one.iter().all(|p| !p.candidates.is_empty()), "every pass finds candidates");
+        for workers in [2, 3, 8] {
+            let many = retrieve_on(workers, &snap, &config, &texts, vectors.clone(), &hinted).expect("retrieves");
+            assert_eq!(many, one, "{workers} threads: the same passes, in the same order");
+        }
+    }
 }
