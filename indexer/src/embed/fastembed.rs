@@ -202,8 +202,8 @@ impl FastEmbedder {
 }
 
 impl Member {
-    /// Loads one model folder with `sessions` sessions; returns it with its id.
-    fn load(dir: &Path, config: &EmbedderConfig, sessions: usize) -> Result<(Member, String)> {
+    /// Loads one model folder with `count` sessions; returns it with its id.
+    fn load(dir: &Path, config: &EmbedderConfig, count: usize) -> Result<(Member, String)> {
         let read = |f: &str| -> Result<Vec<u8>> {
             let p = dir.join(f);
             std::fs::read(&p)
@@ -218,7 +218,6 @@ impl Member {
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
         let spinning = if config.spinning { "1" } else { "0" };
-        let count = sessions;
         let mut sessions = Vec::new();
         for _ in 0..count {
             let model = UserDefinedEmbeddingModel::new(onnx.clone(), files.clone()).with_pooling(Pooling::Mean);

