@@ -419,7 +419,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
                 let (s, q) = (&fx.snapshot, &fx.vectors[i]);
                 let score =
                     |j: u32| if servers { s.server_cosine(q, j as usize) } else { s.tool_cosine(q, j as usize) };
-                ann.search(q, k, score).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
+                ann.search(k, score).into_iter().map(|h| h.id as usize).collect::<Vec<_>>()
             },
             move |(_, exact), _, i, got: Vec<usize>| {
                 assert_eq!(got.len(), exact[i].len().min(k), "query {i}");

@@ -42,7 +42,7 @@ fn row(label: &str, data: &[Vec<f32>], queries: &[Vec<f32>]) {
     let (mut hnsw, mut flat, mut overlap) = (Vec::new(), Vec::new(), 0usize);
     for q in queries {
         let t = Instant::now();
-        let a = ann.search(q, K, |i| cosine(q, refs[i as usize]));
+        let a = ann.search(K, |i| cosine(q, refs[i as usize]));
         hnsw.push(t.elapsed().as_secs_f64() * 1e6);
         let t = Instant::now();
         let f = flat_top_k(refs.iter().copied(), q, K);

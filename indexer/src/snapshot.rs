@@ -335,9 +335,15 @@ impl Snapshot {
         // Queries read vectors here and there (the candidates of each pass), never the file in order.
         stored.vectors.expect_random_reads();
         let base = |k: &str| stored.manifest.hnsw.get(k).cloned().flatten();
+        let server_ann = Ann::load(dir, base("servers").as_deref())?;
+        let tool_ann = Ann::load(dir, base("tools").as_deref())?;
+        if !(server_ann.is_empty() && tool_ann.is_empty()) {
+            // hnsw_rs's own form of the graphs, read and dropped again, is most of the heap's free space.
+            release_freed_memory();
+        }
         Ok(Snapshot {
-            server_ann: Ann::load(dir, base("servers").as_deref())?,
-            tool_ann: Ann::load(dir, base("tools").as_deref())?,
+            server_ann,
+            tool_ann,
             server_bm25: Bm25::open(&dir.join("bm25-servers"))?,
             tool_bm25: Bm25::open(&dir.join("bm25-tools"))?,
             dir: dir.to_path_buf(),
@@ -399,7 +405,7 @@ impl Snapshot {
         if self.tools.len() < FLAT_BELOW || self.tool_ann.is_empty() {
             top_k((0..self.tools.len()).map(|i| self.tool_cosine(query, i)), k)
         } else {
-            self.tool_ann.search(query, k, |i| self.tool_cosine(query, i as usize))
+            self.tool_ann.search(k, |i| self.tool_cosine(query, i as usize))
         }
     }
 
@@ -408,7 +414,7 @@ impl Snapshot {
         if self.servers.len() < FLAT_BELOW || self.server_ann.is_empty() {
             top_k((0..self.servers.len()).map(|i| self.server_cosine(query, i)), k)
         } else {
-            self.server_ann.search(query, k, |i| self.server_cosine(query, i as usize))
+            self.server_ann.search(k, |i| self.server_cosine(query, i as usize))
         }
     }
 
