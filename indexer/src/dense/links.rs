@@ -137,11 +137,13 @@ impl Links {
         }
         let ef = ef.max(k);
         // Greedy descent: on each upper layer, move to a better neighbour while there is one.
-        let mut best = Scored { score: score(self.entry), id: self.entry };
+        let entry = if (self.entry as usize) < self.points { self.entry } else { 0 };
+        let mut best = Scored { score: score(entry), id: entry };
         for layer in self.layers.iter().skip(1).rev() {
             loop {
                 let mut moved = false;
-                for &n in layer.neighbours(best.id) {
+                // (A position past the points, from a damaged file, is passed over, never scored.)
+                for &n in layer.neighbours(best.id).iter().filter(|&&n| (n as usize) < self.points) {
                     let s = Scored { score: score(n), id: n };
                     if s > best {
                         best = s;
@@ -156,9 +158,10 @@ impl Links {
         // Layer 0: a beam of the `ef` best seen, widened from its best unexpanded point until that
         // point is worse than the beam's worst.
         let mut visited = vec![0u64; self.points.div_ceil(64)];
+        let points = self.points;
         let mut visit = |id: u32| {
             let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-            let new = visited.get(word).is_some_and(|w| w & bit == 0);
+            let new = (id as usize) < points && visited[word] & bit == 0;
             if new {
                 visited[word] |= bit;
             }
@@ -189,5 +192,43 @@ impl Links {
         found.sort_unstable_by(|a, b| b.cmp(a));
         found.truncate(k);
         found.into_iter().map(|s| (s.id, s.score)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links(layer0: Vec<Vec<u32>>, upper: Vec<(u32, Vec<u32>)>, entry: u32) -> Links {
+        let points = layer0.len();
+        let zero = Layer::from_lists(layer0.into_iter().enumerate().map(|(i, l)| (i as u32, l)).collect(), true);
+        let mut layers = vec![zero];
+        if !upper.is_empty() {
+            layers.push(Layer::from_lists(upper, false));
+        }
+        Links { layers, entry, points }
+    }
+
+    #[test]
+    fn a_connected_graph_gives_the_best_points_in_order() {
+        // Five points in a ring, the entry on the upper layer with one neighbour.
+        let ring = (0..5u32).map(|i| vec![(i + 1) % 5, (i + 4) % 5]).collect();
+        let g = links(ring, vec![(3, vec![0]), (0, vec![3])], 3);
+        let score = |id: u32| [0.1, 0.9, 0.5, 0.2, 0.9][id as usize];
+        assert_eq!(g.search(3, 5, score), vec![(1, 0.9), (4, 0.9), (2, 0.5)], "equal scores by id");
+        assert_eq!(g.search(10, 10, score).len(), 5);
+        assert!(g.search(0, 5, score).is_empty());
+        assert_eq!(g.len(), 5);
+    }
+
+    #[test]
+    fn positions_past_the_points_are_never_scored() {
+        // A damaged file: links to 7 and 99 among three points, the entry itself out of range.
+        let g = links(vec![vec![1, 99], vec![7, 2], vec![0]], vec![(0, vec![64, 1])], 500);
+        let score = |id: u32| {
+            assert!(id < 3, "scored {id}");
+            id as f32
+        };
+        assert_eq!(g.search(3, 3, score), vec![(2, 2.0), (1, 1.0), (0, 0.0)]);
     }
 }
