@@ -62,6 +62,8 @@ pub struct FitOptions {
     pub trees: Option<f32>,
     /// The trees' share of the decision's log-odds; the logistic regression has the rest.
     pub trees_share: f32,
+    /// Largest recall@5 loss (absolute, on any one set) the tool cuts may add to the request cut's.
+    pub tool_cut_budget: f64,
 }
 
 impl Default for FitOptions {
@@ -73,6 +75,7 @@ impl Default for FitOptions {
             keep_rows: false,
             trees: None,
             trees_share: 1.0,
+            tool_cut_budget: TOOL_CUT_BUDGET,
         }
     }
 }
@@ -273,7 +276,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
     let within = |rc: f32| no_cut - sweep.recall_at_5(rc, 0.0, 0.0) <= options.max_recall_drop + 1e-9;
     // Tool cuts only where they are free: they may cost no set more than half a point of recall@5 on top
     // of the request cut (a mean over sets would let them hide a large loss on one catalog).
-    let tools_free = |rc: f32, tc: f32, rel: f32| sweep.worst_set_drop(rc, tc, rel) <= TOOL_CUT_BUDGET + 1e-9;
+    let tools_free = |rc: f32, tc: f32, rel: f32| sweep.worst_set_drop(rc, tc, rel) <= options.tool_cut_budget + 1e-9;
     let curve: Vec<CurvePoint> = grid
         .iter()
         .map(|&rc| {
@@ -355,8 +358,9 @@ impl SweepQuery {
     }
 }
 
-/// Largest recall@5 loss (absolute, on any one set) the tool cuts may add to the request cut's.
-const TOOL_CUT_BUDGET: f64 = 0.005;
+/// Largest recall@5 loss (absolute, on any one set) the tool cuts may add to the request cut's, unless
+/// [`FitOptions::tool_cut_budget`] says otherwise.
+pub const TOOL_CUT_BUDGET: f64 = 0.005;
 
 /// Folds of the cross-fitting that chooses the cuts.
 const FOLDS: usize = 5;

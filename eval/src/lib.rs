@@ -12,7 +12,7 @@ mod rankers;
 mod report;
 
 pub use baselines::{BASELINES, baseline};
-pub use calibrate::{CurvePoint, FitOptions, FitReport, FitSet, ForeignFit, Row, fit};
+pub use calibrate::{CurvePoint, FitOptions, FitReport, FitSet, ForeignFit, Row, TOOL_CUT_BUDGET, fit};
 pub use error::{Error, Result};
 pub use html::{HtmlReport, html_report};
 pub use metrics::{QueryOutcome, judge};

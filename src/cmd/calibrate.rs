@@ -46,6 +46,9 @@ pub(crate) struct CalibrateArgs {
     /// With `--trees`: their share of the decision's log-odds, the logistic regression's the rest.
     #[arg(long, default_value_t = 1.0)]
     trees_share: f32,
+    /// Largest loss of recall@5 (absolute, on any one set) the tool cuts may add to the request cut's.
+    #[arg(long, default_value_t = toolscout_eval::TOOL_CUT_BUDGET)]
+    tool_cut_budget: f64,
     /// Write every (request, candidate) row fitted on to this JSONL file, for analysis.
     #[arg(long)]
     rows: Option<PathBuf>,
@@ -89,6 +92,7 @@ pub(crate) async fn run(a: CalibrateArgs) -> Result<ExitCode> {
         keep_rows: a.rows.is_some(),
         trees: a.trees,
         trees_share: a.trees_share,
+        tool_cut_budget: a.tool_cut_budget,
         ..FitOptions::default()
     };
     let report = tokio::task::spawn_blocking(move || fit(&sets, &options)).await??;
