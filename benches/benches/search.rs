@@ -414,7 +414,7 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
                 (Ann::build(&vectors), exact)
             },
             |_, _, _| (),
-            // Re-scored exactly from the snapshot's vectors, as `Snapshot::nearest_*` does.
+            // Scored exactly from the snapshot's vectors, as `Snapshot::nearest_*` does.
             move |(ann, _), fx, i, ()| {
                 let (s, q) = (&fx.snapshot, &fx.vectors[i]);
                 let score =

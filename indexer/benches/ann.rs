@@ -1,6 +1,6 @@
-//! Where an HNSW graph starts to beat an exact scan, and what its int8 codes cost in recall: unit vectors
+//! Where an HNSW graph starts to beat an exact scan, and what it costs in recall: unit vectors
 //! of the default model's size (896) at growing counts, the same queries through `Ann::search` (k=50, as
-//! the engine asks; candidates re-scored exactly, as `Snapshot::nearest_*` does) and `flat_top_k`, median
+//! the engine asks; the walk scores points exactly, as `Snapshot::nearest_*` does) and `flat_top_k`, median
 //! time per query, the ratio in the same run, and the graph's recall@50 against the scan. `FLAT_BELOW` is
 //! set from this table.
 //! `cargo bench -p toolscout-indexer --bench ann` (release; a few minutes; `ANN_SIZES=2000,4000` for some
