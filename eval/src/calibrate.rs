@@ -85,9 +85,9 @@ impl Default for FitOptions {
 pub struct CurvePoint {
     /// The request cut.
     pub request_cut: f32,
-    /// The highest absolute tool cut that costs no set more than half a point of recall@5.
+    /// The highest absolute tool cut that costs no set more than the tool-cut budget of recall@5.
     pub tool_cut: f32,
-    /// The highest relative tool cut that costs no set more than half a point, at that tool cut.
+    /// The highest relative tool cut that costs no set more than the budget, at that tool cut.
     pub relative_cut: f32,
     /// Not-found precision.
     pub precision: f64,
@@ -274,8 +274,9 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
     let relative = [0.0f32, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5];
     let no_cut = sweep.recall_at_5(0.0, 0.0, 0.0);
     let within = |rc: f32| no_cut - sweep.recall_at_5(rc, 0.0, 0.0) <= options.max_recall_drop + 1e-9;
-    // Tool cuts only where they are free: they may cost no set more than half a point of recall@5 on top
-    // of the request cut (a mean over sets would let them hide a large loss on one catalog).
+    // Tool cuts only where they are free: they may cost no set more than `tool_cut_budget` of recall@5
+    // (half a point by default) on top of the request cut (a mean over sets would let them hide a large
+    // loss on one catalog).
     let tools_free = |rc: f32, tc: f32, rel: f32| sweep.worst_set_drop(rc, tc, rel) <= options.tool_cut_budget + 1e-9;
     let curve: Vec<CurvePoint> = grid
         .iter()

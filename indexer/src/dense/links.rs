@@ -111,8 +111,12 @@ impl Links {
             }
         }
         // Every point is on layer 0, and positions are ids: a point hnsw_rs did not list gets no links.
-        let listed: std::collections::HashSet<u32> = lists[0].iter().map(|(id, _)| *id).collect();
-        lists[0].extend((0..points as u32).filter(|id| !listed.contains(id)).map(|id| (id, Vec::new())));
+        lists[0].retain(|&(id, _)| (id as usize) < points);
+        let mut listed = vec![false; points];
+        for &(id, _) in &lists[0] {
+            listed[id as usize] = true;
+        }
+        lists[0].extend((0..points as u32).filter(|&id| !listed[id as usize]).map(|id| (id, Vec::new())));
         // The search starts where hnsw_rs's does: the first point that reached the top layer.
         let entry = indexation.get_layer_iterator(top).next().map_or(0, |p| p.get_origin_id() as u32);
         let layers = lists.into_iter().enumerate().map(|(l, lists)| Layer::from_lists(lists, l == 0)).collect();
