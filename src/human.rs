@@ -62,7 +62,20 @@ pub(crate) fn index_summary(m: &Manifest, out: &Path) -> String {
         m.build.embedded,
         m.build.reused,
         m.build.seconds
-    ) + &held
+    ) + &kept_graphs(m)
+        + &held
+}
+
+/// "; graphs kept (N changed points scored exactly)" when an update kept the previous graphs.
+fn kept_graphs(m: &Manifest) -> String {
+    if m.build.graphs_kept == 0 {
+        return String::new();
+    }
+    let stale: usize = m.graph_stale.values().map(Vec::len).sum();
+    format!(
+        "\n  {} graph(s) kept from the previous snapshot ({stale} changed point(s) scored exactly)",
+        m.build.graphs_kept
+    )
 }
 
 pub(crate) fn answer(a: &DiscoverResponse) -> String {

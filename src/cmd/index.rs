@@ -82,6 +82,7 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
         quarantine_new_servers: a.quarantine_new_servers,
         keep: a.keep,
         max_removed_share: (!a.allow_mass_removal).then_some(MAX_REMOVED_SHARE),
+        ..BuildOptions::default()
     };
     let out = a.out.clone();
     let manifest = tokio::task::spawn_blocking(move || build_owned(merged, embedder.as_ref(), &dir, &options))

@@ -200,6 +200,16 @@ impl Links {
 }
 
 #[cfg(test)]
+impl Links {
+    /// A one-layer graph from its neighbour lists (tests).
+    pub(super) fn of_lists(layer0: Vec<Vec<u32>>, entry: u32) -> Links {
+        let points = layer0.len();
+        let zero = Layer::from_lists(layer0.into_iter().enumerate().map(|(i, l)| (i as u32, l)).collect(), true);
+        Links { layers: vec![zero], entry, points }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

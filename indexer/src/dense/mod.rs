@@ -39,10 +39,20 @@ pub struct AnnHit {
 pub struct Ann {
     links: Option<Links>,
     built: Option<Hnsw<'static, i8, DistCode>>,
+    /// Points whose vectors changed after the graph was built (an update kept the graph): every search
+    /// scores them exactly besides the walk, so none is lost where its old place in the graph misleads.
+    stale: Vec<u32>,
 }
 
 /// Vectors coded and inserted at a time: the build holds the codes of one chunk besides the graph's copy.
 const INSERT_CHUNK: usize = 4096;
+
+impl Default for Ann {
+    /// The empty graph.
+    fn default() -> Ann {
+        Ann { links: None, built: None, stale: Vec::new() }
+    }
+}
 
 impl std::fmt::Debug for Ann {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -71,7 +81,7 @@ impl Ann {
     /// Builds a graph over `n` vectors given by the codes of each (ids are their positions).
     fn build_coded(n: usize, mut code: impl FnMut(usize) -> Vec<i8>) -> Ann {
         if n == 0 {
-            return Ann { links: None, built: None };
+            return Ann::default();
         }
         let hnsw = Hnsw::new(MAX_CONNECTIONS, n, MAX_LAYERS, EF_CONSTRUCTION, DistCode);
         for start in (0..n).step_by(INSERT_CHUNK) {
@@ -79,7 +89,7 @@ impl Ann {
             let data: Vec<(&[i8], usize)> = codes.iter().enumerate().map(|(i, v)| (v.as_slice(), start + i)).collect();
             hnsw.parallel_insert_slice(&data);
         }
-        Ann { links: Some(Links::from_hnsw(&hnsw)), built: Some(hnsw) }
+        Ann { links: Some(Links::from_hnsw(&hnsw)), built: Some(hnsw), stale: Vec::new() }
     }
 
     /// Writes a graph just built into `dir` as `<base>.hnsw.*`; returns the base name actually used, or
@@ -101,8 +111,9 @@ impl Ann {
 
     /// Loads a graph written by [`Ann::dump`]; `None` means an empty graph. hnsw_rs reads it (its codes
     /// memory-mapped, not copied), its links are copied out, and hnsw_rs's structures are dropped.
-    pub fn load(dir: &Path, base: Option<&str>) -> Result<Ann> {
-        let Some(base) = base else { return Ok(Ann { links: None, built: None }) };
+    /// `stale`: the points whose vectors changed since it was built (scored exactly by every search).
+    pub fn load(dir: &Path, base: Option<&str>, stale: &[u32]) -> Result<Ann> {
+        let Some(base) = base else { return Ok(Ann::default()) };
         for ext in ["hnsw.graph", "hnsw.data"] {
             let p = dir.join(format!("{base}.{ext}"));
             if !p.is_file() {
@@ -114,8 +125,9 @@ impl Ann {
         let hnsw = io.load_hnsw::<i8, DistCode>().map_err(|e| Error::corrupt(dir, format!("hnsw {base}: {e}")))?;
         let links = Links::from_hnsw(&hnsw);
         drop(hnsw);
-        tracing::debug!(points = links.len(), bytes = links.bytes(), "graph links loaded");
-        Ok(Ann { links: Some(links), built: None })
+        tracing::debug!(points = links.len(), bytes = links.bytes(), stale = stale.len(), "graph links loaded");
+        let stale = stale.iter().copied().filter(|&id| (id as usize) < links.len()).collect();
+        Ok(Ann { links: Some(links), built: None, stale })
     }
 
     /// The `k` nearest vectors, best first, scored by `exact` (the exact cosine of vector `id`, called
@@ -125,7 +137,15 @@ impl Ann {
         // The beam is as wide as the search list over codes was (2k, at least 64), every point in it
         // now scored exactly (`ann` bench: recall against the scan).
         let ef = (2 * k).max(64);
-        links.search(k, ef, exact).into_iter().map(|(id, score)| AnnHit { id, score }).collect()
+        let mut hits: Vec<AnnHit> =
+            links.search(k, ef, &exact).into_iter().map(|(id, score)| AnnHit { id, score }).collect();
+        if !self.stale.is_empty() {
+            let walked: std::collections::HashSet<u32> = hits.iter().map(|h| h.id).collect();
+            hits.extend(self.stale.iter().filter(|id| !walked.contains(id)).map(|&id| AnnHit { id, score: exact(id) }));
+            hits.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
+            hits.truncate(k);
+        }
+        hits
     }
 
     /// Number of vectors in the graph.
@@ -321,17 +341,41 @@ mod tests {
         assert!((hits[0].score - 1.0).abs() < 1e-4);
         let dir = tempfile::tempdir().expect("tempdir");
         let base = ann.dump(dir.path(), "t").expect("dump").expect("non-empty");
-        let back = Ann::load(dir.path(), Some(&base)).expect("load");
+        let back = Ann::load(dir.path(), Some(&base), &[]).expect("load");
         assert_eq!(back.len(), 200);
         assert_eq!(back.search(3, exact(42))[0].id, 42);
         assert!(Ann::build(&[]).search(3, exact(0)).is_empty());
-        assert!(Ann::load(dir.path(), Some("missing")).is_err());
+        assert!(Ann::load(dir.path(), Some("missing"), &[]).is_err());
         // The links read back are the links built: every search answers the same.
         for q in [0usize, 42, 77, 199] {
             assert_eq!(back.search(10, exact(q)), ann.search(10, exact(q)), "query {q}");
         }
         let again = tempfile::tempdir().expect("tempdir");
         assert!(back.dump(again.path(), "t").is_err(), "a graph read back is not written again");
+
+        // A vector that changed after the graph was built (moved next to point 42's query, far from its
+        // old place): listed as stale it is always scored, so it comes first; out-of-range ids are dropped.
+        let mut moved = vectors.clone();
+        moved[7] = vectors[42].iter().map(|x| x * 0.999).collect();
+        let now = |id: u32| cosine(&vectors[42], &moved[id as usize]);
+        let kept = Ann::load(dir.path(), Some(&base), &[7, 5_000]).expect("load with stale");
+        let hits = kept.search(2, now);
+        assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), vec![42, 7], "{hits:?}");
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(kept.search(1, now)[0].id, 42, "k still bounds the answer");
+    }
+
+    /// A point the walk cannot reach is still answered when it is stale (its vector changed after the
+    /// graph was built), and only then.
+    #[test]
+    fn stale_points_are_scored_whether_the_walk_reaches_them_or_not() {
+        // Points 0–3 in a ring; point 4 has no links and no point links to it.
+        let ring = vec![vec![1, 3], vec![2, 0], vec![3, 1], vec![0, 2], vec![]];
+        let score = |id: u32| [0.1, 0.2, 0.3, 0.4, 0.9][id as usize];
+        let walk = Ann { links: Some(Links::of_lists(ring.clone(), 0)), built: None, stale: Vec::new() };
+        assert_eq!(walk.search(2, score).iter().map(|h| h.id).collect::<Vec<_>>(), vec![3, 2]);
+        let kept = Ann { links: Some(Links::of_lists(ring, 0)), built: None, stale: vec![4] };
+        assert_eq!(kept.search(2, score).iter().map(|h| h.id).collect::<Vec<_>>(), vec![4, 3]);
     }
 
     /// The walk over the copied links finds at least what hnsw_rs's own search of the same graph finds

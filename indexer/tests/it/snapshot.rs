@@ -227,3 +227,49 @@ fn an_owned_catalog_builds_the_same_snapshot() {
     };
     assert_eq!(pins(a.path()), pins(b.path()));
 }
+
+/// An update that leaves every document in its place keeps the graphs (files copied, not built again)
+/// and lists the changed points as stale, which a graph search scores exactly; one that removes a tool
+/// builds the tool graph again.
+#[test]
+fn an_update_in_place_keeps_the_graphs_and_scores_the_changed_points() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let index = IndexDir::new(dir.path());
+    let options = BuildOptions { graph_from: 1, ..BuildOptions::default() };
+    let mut catalog = small_catalog();
+    let first = build(&catalog, embedder().as_ref(), &index, &options).expect("build");
+    assert!(first.hnsw.values().all(Option::is_some), "graphs over 3 servers and 21 tools: {:?}", first.hnsw);
+    assert!(first.graph_stale.is_empty());
+
+    let server = catalog.servers.iter().position(|s| s.name == "time").expect("time");
+    let mut tool = catalog.servers[server].tools[0].tool.clone();
+    tool["description"] = serde_json::json!("Recite a limerick about the weather on Mars.");
+    catalog.servers[server].tools[0] = toolscout_indexer::ToolRecord::new(tool, None).expect("valid");
+    let second = build(&catalog, embedder().as_ref(), &index, &options).expect("update");
+    assert_eq!(second.build.graphs_kept, 2, "{:?}", second.build);
+    assert_eq!(second.hnsw, first.hnsw);
+    for file in ["tools.hnsw.graph", "tools.hnsw.data", "servers.hnsw.graph"] {
+        assert_eq!(second.checksums.get(file), first.checksums.get(file), "{file} kept as it was");
+    }
+    let changed = catalog.servers[..server].iter().map(|s| s.tools.len()).sum::<usize>() as u32;
+    assert_eq!(second.graph_stale.get("tools"), Some(&vec![changed]));
+    assert_eq!(second.graph_stale.get("servers"), None, "the server's own text did not change");
+
+    // Through the kept graph, the changed tool is found by its new description.
+    let snap = Snapshot::open(&index).expect("open");
+    let q = embedder().embed_query("a limerick about the weather on Mars").expect("embed");
+    let hits = snap.tool_ann.search(3, |i| snap.tool_cosine(&q, i as usize));
+    assert_eq!(hits[0].id, changed, "{hits:?}");
+
+    // Nothing changed: kept again, the stale points still listed.
+    let third = build(&catalog, embedder().as_ref(), &index, &options).expect("again");
+    assert_eq!((third.build.graphs_kept, third.graph_stale.get("tools")), (2, Some(&vec![changed])));
+
+    // A tool removed: the positions after it move, so the tool graph is built again.
+    catalog.servers[server].tools.pop();
+    let fourth = build(&catalog, embedder().as_ref(), &index, &options).expect("removal");
+    assert!(!fourth.graph_stale.contains_key("tools"), "{:?}", fourth.graph_stale);
+    assert_ne!(fourth.checksums.get("tools.hnsw.graph"), first.checksums.get("tools.hnsw.graph"));
+    let snap = Snapshot::open(&index).expect("open");
+    assert_eq!(snap.tool_ann.len(), 20);
+}
