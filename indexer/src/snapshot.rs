@@ -639,7 +639,6 @@ fn build_from(
                 && l.catalog.tools.len() == tools.len() =>
         {
             let (ls, lt) = (&l.catalog.servers, &l.catalog.tools);
-            let server_of = |t: &StoredTool, among: &[StoredServer]| among[t.server as usize].server_id.clone();
             (
                 kept_graph(
                     l,
@@ -651,7 +650,10 @@ fn build_from(
                 kept_graph(
                     l,
                     "tools",
-                    |i| lt[i].name == tools[i].name && server_of(&lt[i], ls) == server_of(&tools[i], &servers),
+                    |i| {
+                        lt[i].name == tools[i].name
+                            && ls[lt[i].server as usize].server_id == servers[tools[i].server as usize].server_id
+                    },
                     |i| lt[i].text_hash != tools[i].text_hash,
                     tools.len(),
                 ),
