@@ -35,7 +35,8 @@ pub struct AnnHit {
 }
 
 /// An HNSW graph's links, or nothing when there were no vectors; a graph just built also keeps
-/// hnsw_rs's form of it, to be written.
+/// hnsw_rs's form of it, to be written. The default is the empty graph.
+#[derive(Default)]
 pub struct Ann {
     links: Option<Links>,
     built: Option<Hnsw<'static, i8, DistCode>>,
@@ -46,13 +47,6 @@ pub struct Ann {
 
 /// Vectors coded and inserted at a time: the build holds the codes of one chunk besides the graph's copy.
 const INSERT_CHUNK: usize = 4096;
-
-impl Default for Ann {
-    /// The empty graph.
-    fn default() -> Ann {
-        Ann { links: None, built: None, stale: Vec::new() }
-    }
-}
 
 impl std::fmt::Debug for Ann {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
