@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use toolscout_indexer::{EmbedderConfig, FastEmbedder};
+use toolscout_indexer::{EmbedderConfig, FastEmbedder, LazyEmbedder};
 use toolscout_service::{Engine, EngineConfig, Policy};
 
 /// Where the embedding model and ONNX Runtime are: given explicitly, or found where `toolscout setup`
@@ -64,6 +64,15 @@ impl ModelArgs {
 
     /// Loads the model, set up for `workload` unless threads or sessions are given.
     pub(crate) fn embedder(&self, workload: Workload) -> Result<Arc<FastEmbedder>> {
+        Ok(Arc::new(FastEmbedder::load(&self.config(workload)?).context("loading the embedding model")?))
+    }
+
+    /// The model, loaded by the first call that needs it (an index update that embeds nothing never does).
+    pub(crate) fn lazy_embedder(&self, workload: Workload) -> Result<Arc<LazyEmbedder>> {
+        Ok(Arc::new(LazyEmbedder::new(self.config(workload)?).context("reading the embedding model")?))
+    }
+
+    fn config(&self, workload: Workload) -> Result<EmbedderConfig> {
         let (model_dir, ort_dylib) = self.paths()?;
         let mut config = EmbedderConfig::new(model_dir, ort_dylib);
         let (sessions, threads) = match workload {
@@ -72,7 +81,7 @@ impl ModelArgs {
         };
         config.threads = self.threads.unwrap_or(threads);
         config.sessions = self.sessions.unwrap_or(sessions);
-        Ok(Arc::new(FastEmbedder::load(&config).context("loading the embedding model")?))
+        Ok(config)
     }
 }
 

@@ -63,6 +63,7 @@ pub(crate) fn index_summary(m: &Manifest, out: &Path) -> String {
         m.build.reused,
         m.build.seconds
     ) + &kept_graphs(m)
+        + &updated_bm25(m)
         + &held
 }
 
@@ -76,6 +77,14 @@ fn kept_graphs(m: &Manifest) -> String {
         "\n  {} graph(s) kept from the previous snapshot ({stale} changed point(s) scored exactly)",
         m.build.graphs_kept
     )
+}
+
+/// "; BM25 updated in place" when an update rewrote only the changed documents of the live BM25 indexes.
+fn updated_bm25(m: &Manifest) -> String {
+    match m.build.bm25_updated {
+        0 => String::new(),
+        n => format!("\n  {n} BM25 index(es) updated from the previous snapshot (changed documents written again)"),
+    }
 }
 
 pub(crate) fn answer(a: &DiscoverResponse) -> String {

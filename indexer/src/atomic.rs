@@ -34,6 +34,16 @@ pub(crate) fn write_atomic_with(
     Ok(())
 }
 
+/// Puts the file `from` of a published snapshot at `to` inside one being built: a hard link (no bytes
+/// written; published files are never written again, so both folders may share them), or a copy where the
+/// file system cannot link.
+pub(crate) fn link_or_copy(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(from, to).map(|_| ()).map_err(|e| Error::io("copying", from, e))
+}
+
 /// Writes a new file inside a folder that is not published yet (a snapshot being built), synced: `parts`
 /// one after the other (so a large file need not be joined in memory first).
 pub(crate) fn write_synced(path: &Path, parts: &[&[u8]]) -> Result<()> {

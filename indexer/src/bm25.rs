@@ -30,6 +30,8 @@ use crate::Result;
 const FIELDS: [(&str, f32); 4] = [("name", 2.5), ("description", 1.0), ("params", 0.5), ("context", 0.6)];
 /// Query words that say nothing about a capability in a catalog of MCP tools (stemmed).
 const NOISE: [&str; 6] = ["mcp", "server", "api", "tool", "servic", "function"];
+/// Largest share of deleted documents [`Bm25::update`] leaves in an index (past it, build again).
+pub(crate) const MOST_DELETED: f64 = 0.05;
 /// Most distinct query terms used (a pasted essay should not cost a thousand term lookups).
 const MAX_TERMS: usize = 64;
 
@@ -96,6 +98,46 @@ impl Bm25 {
         writer.commit()?;
         writer.wait_merging_threads()?;
         Ok(())
+    }
+
+    /// Writes into the empty folder `dir` the index in `from` with the documents `changed` written again
+    /// (each one's old version deleted by its id, the new one added), for an update that leaves every
+    /// other document as it was. `from`'s files are linked, not copied (tantivy never writes into a file
+    /// it has committed; lock files are not linked), so only the changed documents cost anything. Returns
+    /// `false`, writing nothing, when deleted documents would then pass [`MOST_DELETED`] of the index:
+    /// BM25's statistics count a deleted document until its segment is merged, so the caller builds the
+    /// index again instead (which also compacts it).
+    pub fn update(from: &Path, dir: &Path, changed: &[(u32, [&str; 4])]) -> Result<bool> {
+        let old = Bm25::open(from)?;
+        let searcher = old.reader.searcher();
+        let deleted: u64 = searcher.segment_readers().iter().map(|r| u64::from(r.num_deleted_docs())).sum();
+        let docs = searcher.num_docs().max(1);
+        if (deleted + changed.len() as u64) as f64 > MOST_DELETED * docs as f64 {
+            return Ok(false);
+        }
+        drop((searcher, old));
+        for entry in std::fs::read_dir(from).map_err(|e| crate::Error::io("reading", from, e))? {
+            let entry = entry.map_err(|e| crate::Error::io("reading", from, e))?;
+            let name = entry.file_name();
+            if name.to_string_lossy().ends_with(".lock") || !entry.path().is_file() {
+                continue;
+            }
+            crate::atomic::link_or_copy(&entry.path(), &dir.join(&name))?;
+        }
+        let (_, id, fields) = schema();
+        let index = Index::open_in_dir(dir)?;
+        let mut writer = index.writer_with_num_threads::<tantivy::TantivyDocument>(1, 15_000_000)?;
+        for &(doc_id, texts) in changed {
+            writer.delete_term(Term::from_field_u64(id, u64::from(doc_id)));
+            let mut document = doc!(id => u64::from(doc_id));
+            for (field, text) in fields.iter().zip(texts) {
+                document.add_text(*field, text);
+            }
+            writer.add_document(document)?;
+        }
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+        Ok(true)
     }
 
     /// Opens an index written by [`Bm25::build`].
@@ -196,6 +238,49 @@ mod tests {
         // A name match outranks the same word further down; noise words are ignored beside real ones.
         let hits = bm25.search("issue mcp server", 3).expect("search");
         assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [8]);
+    }
+
+    /// Every file of `dir` (name, bytes), sorted.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .expect("read dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_file())
+            .map(|p| (p.file_name().expect("name").to_string_lossy().into_owned(), std::fs::read(&p).expect("read")))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn an_update_writes_only_the_changed_documents_and_leaves_the_old_index_as_it_was() {
+        let docs: Vec<(u32, [&str; 4])> = (0..40)
+            .map(|i| (i, ["list items", "List the items of a folder", "path", "files"]))
+            .chain([(40, ["get weather", "Current weather forecast for a city", "city", "weather api"])])
+            .collect();
+        let old = tempfile::tempdir().expect("tempdir");
+        Bm25::build(old.path(), docs.iter().copied()).expect("build");
+        let before = files(old.path());
+
+        // Document 40 now recites limericks; document 3 is unchanged but rewritten (same text).
+        let changed = [(40, ["recite limerick", "Recite a limerick about Mars", "topic", "poems"]), docs[3]];
+        let new = tempfile::tempdir().expect("tempdir");
+        assert!(Bm25::update(old.path(), new.path(), &changed).expect("update"));
+        assert_eq!(files(old.path()), before, "the old index's files are untouched");
+
+        let bm25 = Bm25::open(new.path()).expect("open");
+        assert_eq!(bm25.search("limerick", 3).expect("search").iter().map(|h| h.id).collect::<Vec<_>>(), [40]);
+        assert!(bm25.search("weather forecast", 3).expect("search").is_empty(), "the old text is gone");
+        let items = bm25.search("list items", 50).expect("search");
+        assert_eq!(items.len(), 40, "each unchanged document once, the rewritten one too");
+        let old_bm25 = Bm25::open(old.path()).expect("open");
+        assert_eq!(old_bm25.search("weather", 3).expect("search")[0].id, 40, "the old index still answers");
+
+        // Past the share of deleted documents, nothing is written and the caller builds again.
+        let many: Vec<(u32, [&str; 4])> = docs[..3].to_vec();
+        let third = tempfile::tempdir().expect("tempdir");
+        assert!(!Bm25::update(new.path(), third.path(), &many).expect("refused"), "2 + 3 of 41 deleted");
+        assert!(files(third.path()).is_empty());
     }
 
     #[test]

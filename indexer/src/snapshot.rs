@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::atomic::link_or_copy;
 use crate::bm25::Bm25;
 use crate::canonical::{sha256_file, sha256_hex};
 use crate::catalog::Catalog;
@@ -108,6 +109,9 @@ pub struct BuildStats {
     /// HNSW graphs kept from the previous snapshot instead of built again.
     #[serde(default)]
     pub graphs_kept: usize,
+    /// BM25 indexes (servers, tools) updated from the previous snapshot's instead of built again.
+    #[serde(default)]
+    pub bm25_updated: usize,
 }
 
 /// How [`build`] behaves.
@@ -473,6 +477,8 @@ fn build_from(
     options: &BuildOptions,
 ) -> Result<Manifest> {
     let started = Instant::now();
+    // Where a build's time goes (`RUST_LOG=toolscout_indexer=debug`).
+    let phase = |name: &str| tracing::debug!(seconds = started.elapsed().as_secs_f64(), "build: {name}");
     out.create()?;
     out.collect_garbage(usize::MAX); // staging folders of killed builds; no snapshot is pruned here
     // The live snapshot's stored parts (not its graphs or BM25 readers): its tool hashes, and its vectors
@@ -485,6 +491,7 @@ fn build_from(
         _ => HashMap::new(),
     };
 
+    phase("the live snapshot opened");
     // Server by server: search texts, stored records, tool objects as text, pins and scan findings. An
     // owned catalog gives each server up once it is taken, so its parsed objects are freed as the texts
     // grow instead of both being held at once.
@@ -501,46 +508,29 @@ fn build_from(
         Cow::Borrowed(c) => Box::new(c.servers.iter().map(Cow::Borrowed)),
         Cow::Owned(c) => Box::new(c.servers.into_iter().map(Cow::Owned)),
     };
-    for (si, server) in records.enumerate() {
-        let server = server.as_ref();
-        pins.observe_server(&mut observer, server);
-        warnings.extend(owners.scan_server(si, server));
-        let doc = server_text(server);
-        servers.push(StoredServer {
-            server_id: server.server_id.clone(),
-            name: server.name.clone(),
-            title: server.title.clone(),
-            version: server.version.clone(),
-            description: server.description.clone(),
-            instructions: server.instructions.clone(),
-            source_kind: server.source.kind.clone(),
-            source_origin: server.source.origin.clone(),
-            crawled_at: server.crawled_at.clone(),
-            protocol_version: server.protocol_version.clone(),
-            stale: server.stale.clone(),
-            first_tool: tools.len() as u32,
-            tool_count: server.tools.len() as u32,
-            text_hash: sha256_hex(doc.embed.as_bytes()),
-        });
-        server_docs.push(doc);
-        for tool in &server.tools {
-            let doc = tool_text(server, tool);
-            let json = serde_json::to_string(&tool.tool).expect("a JSON value always serializes");
-            tools.push(StoredTool {
-                server: si as u32,
-                name: tool.name.clone(),
-                json_at: tool_objects.len() as u64,
-                json_len: json.len() as u32,
-                hash: tool.hash.clone(),
-                derived: tool.derived.clone(),
-                text_hash: sha256_hex(doc.embed.as_bytes()),
-            });
-            tool_docs.push(doc);
-            tool_objects.push_str(&json);
-            tool_objects.push('\n');
+    // In chunks of servers: the description scan of a chunk runs on a second thread while this one builds
+    // its texts (about the same work each; 1.3 s apiece at 100K tools).
+    let mut records = records.enumerate();
+    loop {
+        let chunk: Vec<(usize, Cow<'_, ServerRecord>)> = records.by_ref().take(SCAN_CHUNK).collect();
+        if chunk.is_empty() {
+            break;
         }
+        let scanned = std::thread::scope(|scope| {
+            let scan = scope.spawn(|| chunk.iter().map(|(si, s)| owners.scan_server(*si, s)).collect::<Vec<_>>());
+            for (si, server) in &chunk {
+                let si = *si;
+                let server = server.as_ref();
+                pins.observe_server(&mut observer, server);
+                stored_texts(si, server, &mut servers, &mut server_docs, &mut tools, &mut tool_docs, &mut tool_objects);
+            }
+            scan.join()
+        });
+        // A scan that panicked panics the build, as it would have on this thread.
+        warnings.extend(scanned.unwrap_or_else(|panic| std::panic::resume_unwind(panic)).into_iter().flatten());
     }
 
+    phase("texts, pins and scan findings");
     // What changed since the live snapshot, tool by tool.
     let mut stats = BuildStats::default();
     let mut seen = std::collections::HashSet::new();
@@ -589,6 +579,7 @@ fn build_from(
         return Err(e);
     }
 
+    phase("records and tool objects written");
     // Vectors: reuse where the text is unchanged, embed the rest.
     // Each vector is rounded to halves as soon as it is there: the build holds half the bytes.
     let mut vectorize = |hashes: Vec<&String>, texts: Vec<&String>| -> Result<Vec<f16>> {
@@ -610,7 +601,8 @@ fn build_from(
         // Joined into one allocation of the exact size (a collect from this iterator cannot know it, and
         // grew by doubling: up to twice the vectors' bytes on top of `out`'s at the build's peak), each
         // vector freed as it is copied.
-        let mut joined = Vec::with_capacity(out.len() * embedder.dim());
+        let each = out.iter().flatten().next().map_or(0, Vec::len);
+        let mut joined = Vec::with_capacity(out.len() * each);
         for v in out.into_iter().flatten() {
             joined.extend_from_slice(&v);
         }
@@ -629,7 +621,11 @@ fn build_from(
             return Err(e);
         }
     };
-    let dim = embedder.dim();
+    phase("vectors reused and embedded");
+    // The vector length, from the vectors themselves: an update that embedded nothing never asks the
+    // model (a lazily loaded one then never loads).
+    let documents = servers.len() + tools.len();
+    let dim = (server_vectors.len() + tool_vectors.len()).checked_div(documents).unwrap_or_else(|| embedder.dim());
     // The live snapshot's graphs, where this update leaves them fitting.
     let (kept_servers, kept_tools) = match &live {
         Some(l)
@@ -662,14 +658,72 @@ fn build_from(
         _ => (None, None),
     };
 
+    // Documents whose BM25 text changed, where every position holds the same document as in the live
+    // snapshot: the live BM25 indexes are then linked and only these written again. A tool's lexical text
+    // is its definition and its server's context (both in its hashes); a server's also lists its tools.
+    let lexical_changes: Option<(Vec<usize>, Vec<usize>)> = match &live {
+        Some(l)
+            if options.incremental
+                && l.catalog.servers.len() == servers.len()
+                && l.catalog.tools.len() == tools.len()
+                && (0..servers.len()).all(|i| {
+                    let (a, b) = (&l.catalog.servers[i], &servers[i]);
+                    a.server_id == b.server_id && a.first_tool == b.first_tool && a.tool_count == b.tool_count
+                })
+                && (0..tools.len()).all(|i| l.catalog.tools[i].name == tools[i].name) =>
+        {
+            let lt = &l.catalog.tools;
+            let tools_changed: Vec<usize> = (0..tools.len())
+                .filter(|&i| lt[i].hash != tools[i].hash || lt[i].text_hash != tools[i].text_hash)
+                .collect();
+            let servers_changed: Vec<usize> = (0..servers.len())
+                .filter(|&s| {
+                    l.catalog.servers[s].text_hash != servers[s].text_hash
+                        || tools_changed.iter().any(|&t| tools[t].server as usize == s)
+                })
+                .collect();
+            Some((servers_changed, tools_changed))
+        }
+        _ => None,
+    };
+
     let written = (|| -> Result<Manifest> {
         write_staged_parts(&tmp.join(VECTORS), &[half_bytes(&server_vectors), half_bytes(&tool_vectors)])?;
+        phase("vectors written");
         encode(&warnings, &tmp.join(SCAN))?;
-        for (name, docs) in [("bm25-servers", &server_docs), ("bm25-tools", &tool_docs)] {
+        let (servers_changed, tools_changed) = match &lexical_changes {
+            Some((s, t)) => (Some(s), Some(t)),
+            None => (None, None),
+        };
+        for (name, docs, changed) in
+            [("bm25-servers", &server_docs, servers_changed), ("bm25-tools", &tool_docs, tools_changed)]
+        {
             let d = tmp.join(name);
             std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
-            Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.fields())))?;
+            let updated = match (changed, &live_dir) {
+                (Some(changed), Some(from)) => {
+                    let changed: Vec<(u32, [&str; 4])> =
+                        changed.iter().map(|&i| (i as u32, docs[i].fields())).collect();
+                    // Any failure to update in place (a live index that will not open): built again.
+                    match Bm25::update(&from.join(name), &d, &changed) {
+                        Ok(updated) => updated,
+                        Err(e) => {
+                            tracing::warn!("{name}: building again instead of updating the live index: {e}");
+                            std::fs::remove_dir_all(&d).map_err(|e| Error::io("removing", &d, e))?;
+                            std::fs::create_dir_all(&d).map_err(|e| Error::io("creating", &d, e))?;
+                            false
+                        }
+                    }
+                }
+                _ => false,
+            };
+            if updated {
+                stats.bm25_updated += 1;
+            } else {
+                Bm25::build(&d, docs.iter().enumerate().map(|(i, doc)| (i as u32, doc.fields())))?;
+            }
         }
+        phase("BM25 written");
         // The texts are done with: freed before the graph, the last large allocation of a build.
         drop((std::mem::take(&mut server_docs), std::mem::take(&mut tool_docs)));
         release_freed_memory();
@@ -690,7 +744,7 @@ fn build_from(
                 (Some(kept), Some(from)) => {
                     for ext in ["hnsw.graph", "hnsw.data"] {
                         let name = format!("{}.{ext}", kept.base);
-                        copy_file(&from.join(&name), &tmp.join(&name))?;
+                        link_or_copy(&from.join(&name), &tmp.join(&name))?;
                     }
                     if !kept.stale.is_empty() {
                         graph_stale.insert(kind.to_string(), kept.stale.clone());
@@ -702,6 +756,7 @@ fn build_from(
             };
             hnsw.insert(kind.to_string(), base);
         }
+        phase("graphs written");
         let mut checksums = BTreeMap::new();
         checksum_tree(&tmp, &tmp, &mut checksums)?;
         stats.seconds = started.elapsed().as_secs_f64();
@@ -730,17 +785,67 @@ fn build_from(
         }
     };
 
+    phase("snapshot written");
     fault_point("after-snapshot-write");
     // Pins first (the engine compares them with the live snapshot, so this order is safe), then publish:
     // rename the folder, then swap CURRENT.
     out.write_pins(&pins)?;
     out.publish(&tmp, &id)?;
     out.collect_garbage(options.keep);
+    phase("pins written, published");
     Ok(manifest)
 }
 
-/// Hands memory freed by the allocator back to the system (glibc keeps freed small blocks otherwise: the
-/// parsed catalog of a large build would stay in the footprint through embedding and graph building).
+/// Servers a build scans on the second thread at a time (see `build_from`).
+const SCAN_CHUNK: usize = 256;
+
+/// Server `si`'s stored record and search text, and each of its tools' record, search text and object
+/// (as JSON text, appended to `tool_objects`).
+fn stored_texts(
+    si: usize,
+    server: &ServerRecord,
+    servers: &mut Vec<StoredServer>,
+    server_docs: &mut Vec<crate::text::DocText>,
+    tools: &mut Vec<StoredTool>,
+    tool_docs: &mut Vec<crate::text::DocText>,
+    tool_objects: &mut String,
+) {
+    let doc = server_text(server);
+    servers.push(StoredServer {
+        server_id: server.server_id.clone(),
+        name: server.name.clone(),
+        title: server.title.clone(),
+        version: server.version.clone(),
+        description: server.description.clone(),
+        instructions: server.instructions.clone(),
+        source_kind: server.source.kind.clone(),
+        source_origin: server.source.origin.clone(),
+        crawled_at: server.crawled_at.clone(),
+        protocol_version: server.protocol_version.clone(),
+        stale: server.stale.clone(),
+        first_tool: tools.len() as u32,
+        tool_count: server.tools.len() as u32,
+        text_hash: sha256_hex(doc.embed.as_bytes()),
+    });
+    server_docs.push(doc);
+    for tool in &server.tools {
+        let doc = tool_text(server, tool);
+        let json = serde_json::to_string(&tool.tool).expect("a JSON value always serializes");
+        tools.push(StoredTool {
+            server: si as u32,
+            name: tool.name.clone(),
+            json_at: tool_objects.len() as u64,
+            json_len: json.len() as u32,
+            hash: tool.hash.clone(),
+            derived: tool.derived.clone(),
+            text_hash: sha256_hex(doc.embed.as_bytes()),
+        });
+        tool_docs.push(doc);
+        tool_objects.push_str(&json);
+        tool_objects.push('\n');
+    }
+}
+
 /// A graph an update keeps from the live snapshot: its files' base name, and the positions whose vectors
 /// changed since it was built.
 struct KeptGraph {
@@ -778,11 +883,8 @@ fn kept_graph(
     (stale.len() <= MOST_STALE_POINTS.max((MOST_STALE * n as f64) as usize)).then_some(KeptGraph { base, stale })
 }
 
-/// Copies a file of the live snapshot into the staging folder.
-fn copy_file(from: &Path, to: &Path) -> Result<()> {
-    std::fs::copy(from, to).map(|_| ()).map_err(|e| Error::io("copying", from, e))
-}
-
+/// Hands memory freed by the allocator back to the system (glibc keeps freed small blocks otherwise: the
+/// parsed catalog of a large build would stay in the footprint through embedding and graph building).
 fn release_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns free heap pages to the system; it touches no live allocation.

@@ -66,17 +66,26 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
     let incremental = !a.full || a.update;
     let mut merged = Catalog::default();
     for path in &a.catalog {
+        tracing::debug!("{}: reading", path.display());
         let (part, warnings) =
             import_catalog(path, a.format).with_context(|| format!("importing {}", path.display()))?;
         for w in warnings {
             tracing::warn!("{w}");
         }
         eprintln!("{}: {} servers, {} tools", path.display(), part.servers.len(), part.tool_count());
-        for server in part.servers {
-            merged.push(server);
-        }
+        tracing::debug!("{}: read", path.display());
+        merged.extend(part.servers);
     }
-    let embedder = a.model.embedder(Workload::Batch)?;
+    // What the tools can do, counted from the catalog in memory (what the snapshot stores, verbatim):
+    // reopening a 100K snapshot and parsing every tool object again took longer than the update itself.
+    let overrides = a.policy.load()?.map(|(p, _)| p.risk.clone()).unwrap_or_default();
+    let risks: Vec<toolscout_service::Risk> = merged
+        .servers
+        .iter()
+        .flat_map(|s| s.tools.iter().map(|t| toolscout_service::classify(&s.server_id, &t.name, &t.tool, &overrides)))
+        .collect();
+    tracing::debug!("risk classes counted");
+    let embedder = a.model.lazy_embedder(Workload::Batch)?;
     let options = BuildOptions {
         incremental,
         quarantine_new_servers: a.quarantine_new_servers,
@@ -89,9 +98,6 @@ pub(crate) async fn run(a: IndexArgs) -> Result<ExitCode> {
         .await?
         .context("building the index")?;
     eprintln!("{}", human::index_summary(&manifest, &out));
-    let overrides = a.policy.load()?.map(|(p, _)| p.risk.clone()).unwrap_or_default();
-    let snapshot = toolscout_indexer::Snapshot::open(&IndexDir::new(&out)).context("reading the new snapshot")?;
-    let risks = toolscout_service::classify_all(&snapshot, &overrides);
     let counts: Vec<String> =
         toolscout_service::count_by_class(&risks).iter().map(|(c, n)| format!("{n} {c}")).collect();
     eprintln!("risk classes: {}", counts.join(", "));

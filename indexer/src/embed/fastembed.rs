@@ -172,6 +172,23 @@ impl FastEmbedder {
         Ok(embedder)
     }
 
+    /// The id [`FastEmbedder::load`] would give the model in `model_dir`, read from its files without
+    /// loading it (each member's ONNX file is hashed).
+    pub fn model_id_of(model_dir: &Path) -> Result<String> {
+        let dirs = ensemble_members(model_dir)?
+            .map_or_else(|| vec![model_dir.to_path_buf()], |m| m.into_iter().map(|m| m.dir).collect());
+        let mut ids = dirs
+            .iter()
+            .map(|dir| {
+                let p = dir.join("model.onnx");
+                let onnx = std::fs::read(&p)
+                    .map_err(|e| Error::Embed(format!("reading {} (run scripts/setup-models.sh): {e}", p.display())))?;
+                Ok(member_id(dir, &onnx))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(if ids.len() == 1 { ids.remove(0) } else { format!("ensemble({})", ids.join("+")) })
+    }
+
     /// Embeds `texts` (sorted by length) with every member, in batches, and joins the members' vectors.
     fn embed_sorted(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         if let [only] = self.members.as_slice() {
@@ -210,7 +227,7 @@ impl Member {
                 .map_err(|e| Error::Embed(format!("reading {} (run scripts/setup-models.sh): {e}", p.display())))
         };
         let onnx = read("model.onnx")?;
-        let model_id = format!("{}@{}", model_name(dir), &sha256_hex(&onnx)[..16]);
+        let model_id = member_id(dir, &onnx);
         let files = TokenizerFiles {
             tokenizer_file: read("tokenizer.json")?,
             config_file: read("config.json")?,
@@ -327,6 +344,11 @@ fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
         start = end;
     }
     out
+}
+
+/// One model's id: `<folder name>@<first 16 hex of its ONNX file's SHA-256>`.
+fn member_id(dir: &Path, onnx: &[u8]) -> String {
+    format!("{}@{}", model_name(dir), &sha256_hex(onnx)[..16])
 }
 
 fn model_name(dir: &Path) -> String {

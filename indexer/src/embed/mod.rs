@@ -8,6 +8,7 @@
 mod fastembed;
 mod hashed;
 mod install;
+mod lazy;
 
 pub use self::fastembed::{EmbedderConfig, FastEmbedder, INSTALLED_MODEL, INSTALLED_ORT};
 pub use hashed::HashEmbedder;
@@ -15,6 +16,7 @@ pub use install::{
     Candidate as ModelCandidate, candidates as model_candidates, install as install_model, locate as locate_model,
     user_data_dir,
 };
+pub use lazy::LazyEmbedder;
 
 use crate::Result;
 

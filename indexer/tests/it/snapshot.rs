@@ -260,15 +260,26 @@ fn an_update_in_place_keeps_the_graphs_and_scores_the_changed_points() {
     let q = embedder().embed_query("a limerick about the weather on Mars").expect("embed");
     let hits = snap.tool_ann.search(3, |i| snap.tool_cosine(&q, i as usize));
     assert_eq!(hits[0].id, changed, "{hits:?}");
+    // The tool BM25 index was updated from the live one (linked, the changed tool written again): the
+    // tool is found by its new words, once, and the first snapshot — whose
+    // files the new one shares — still opens with every checksum right.
+    assert_eq!(second.build.bm25_updated, 1, "tools updated; 1 of 3 servers would be deleted: built again");
+    assert_eq!(snap.tool_bm25.search("limerick mars", 3).expect("search")[0].id, changed);
+    let timely = snap.tool_bm25.search("time", 50).expect("search");
+    let ids: std::collections::HashSet<u32> = timely.iter().map(|h| h.id).collect();
+    assert_eq!(ids.len(), timely.len(), "no document twice (its old version deleted): {timely:?}");
+    Snapshot::open_snapshot(&index.snapshot(&first.snapshot_id)).expect("the first snapshot is intact");
 
     // Nothing changed: kept again, the stale points still listed.
     let third = build(&catalog, embedder().as_ref(), &index, &options).expect("again");
     assert_eq!((third.build.graphs_kept, third.graph_stale.get("tools")), (2, Some(&vec![changed])));
+    assert_eq!(third.build.bm25_updated, 2, "nothing to write again, but linked all the same");
 
     // A tool removed: the positions after it move, so the tool graph is built again.
     catalog.servers[server].tools.pop();
     let fourth = build(&catalog, embedder().as_ref(), &index, &options).expect("removal");
     assert!(!fourth.graph_stale.contains_key("tools"), "{:?}", fourth.graph_stale);
+    assert_eq!(fourth.build.bm25_updated, 0, "positions moved: BM25 built again");
     assert_ne!(fourth.checksums.get("tools.hnsw.graph"), first.checksums.get("tools.hnsw.graph"));
     let snap = Snapshot::open(&index).expect("open");
     assert_eq!(snap.tool_ann.len(), 20);
