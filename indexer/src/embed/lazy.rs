@@ -1,8 +1,8 @@
 //! An embedder that loads its model on first use. An update of a large index whose texts did not change
 //! embeds nothing, and should not spend a second or two starting ONNX Runtime sessions it never calls
-//! (`toolscout index`; BENCHMARKS.md "An update of one server at 100K"). Its model id is read up front
-//! from the model files (the same hash a loaded model reports), so the build can compare it with the
-//! live snapshot's without loading anything.
+//! (`toolscout index`; BENCHMARKS.md "An update of one server at 100K, phase by phase"). Its model id is
+//! read up front from the model files (the same hash a loaded model reports), so the build can compare it
+//! with the live snapshot's without loading anything.
 
 use std::sync::OnceLock;
 
