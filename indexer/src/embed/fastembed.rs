@@ -49,6 +49,10 @@ pub struct EmbedderConfig {
 /// still go 32 at a time.
 const BATCH_CHARS: usize = 8 * 1024;
 
+/// Characters a text may exceed one and a half times its batch's shortest by and still join it (short
+/// texts differ by whole words; an ONNX call costs more than padding a few tokens).
+const PAD_SLACK: usize = 32;
+
 /// What one text counts towards [`BATCH_CHARS`] (longer texts are cut to the model's length anyway).
 const TEXT_CHARS_CAP: usize = 1024;
 
@@ -328,15 +332,20 @@ impl Embedder for FastEmbedder {
 }
 
 /// `sorted` (shortest first) cut into batches of at most `most` texts and [`BATCH_CHARS`] characters of
-/// padded text (the longest text of a batch counted for each).
+/// padded text (the longest text of a batch counted for each), a text joining a batch only while it is
+/// at most half again as long as the batch's first (plus [`PAD_SLACK`]): a request's short intents and its
+/// long whole text were one batch, every intent padded to the whole's length.
 fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
+    let chars = |t: &str| t.chars().count().min(TEXT_CHARS_CAP);
     let mut out = Vec::new();
     let mut start = 0;
     while start < sorted.len() {
         let mut end = start + 1;
+        let first = chars(sorted[start]);
         while end < sorted.len()
             && end - start < most.max(1)
-            && (end + 1 - start) * sorted[end].chars().count().min(TEXT_CHARS_CAP) <= BATCH_CHARS
+            && (end + 1 - start) * chars(sorted[end]) <= BATCH_CHARS
+            && chars(sorted[end]) <= first + first / 2 + PAD_SLACK
         {
             end += 1;
         }
@@ -384,6 +393,10 @@ mod tests {
         let long_batches: Vec<usize> = got.iter().filter(|b| b[0].len() == 5_000).map(|b| b.len()).collect();
         assert_eq!(long_batches, [8, 8, 4], "long texts {} at a time", BATCH_CHARS / TEXT_CHARS_CAP);
         assert_eq!(batches(&[long.as_str()], 32).len(), 1, "one text over the budget still goes alone");
+        // A request's texts: three short intents, a respelled whole and the whole request.
+        let request = ["read a file", "search the web", "send it to bob", &"x".repeat(150), &"y".repeat(160)];
+        let sizes: Vec<usize> = batches(&request, 32).iter().map(|b| b.len()).collect();
+        assert_eq!(sizes, [3, 2], "the short intents are not padded to the whole request's length");
         assert!(batches(&[], 32).is_empty());
     }
 
