@@ -189,16 +189,22 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
     let mut rows = Rows { x: Vec::new(), y: Vec::new(), set: Vec::new(), fold: Vec::new() };
     let mut judged: Vec<Judged> = Vec::new();
     let mut row_data = Vec::new();
+    let mut catalog_sizes: Option<[f32; 2]> = None;
     for (si, set) in sets.iter().enumerate() {
         let mut queries = set.queries.clone();
         if set.near_misses {
             queries.extend(near_misses(&set.queries));
         }
+        // Features as measured, the catalog size not limited by the decision the engine was opened with.
+        let engine = set.engine.with_decision(set.engine.decision().with_raw_catalog_size());
+        let size = (engine.snapshot().tools.len().max(1) as f32).log10();
+        catalog_sizes =
+            Some(catalog_sizes.map_or([size, size], |[low, high]: [f32; 2]| [low.min(size), high.max(size)]));
         for q in &queries {
             let params = DiscoverParams { limit: Some(10), ..DiscoverParams::new(request_text(q)) };
             let exclude: Vec<(String, String)> = q.exclude.iter().map(|p| (p.server.clone(), p.tool.clone())).collect();
             let (examined, named) =
-                set.engine.examine(&params, &exclude).map_err(|source| Error::Query { id: q.id.clone(), source })?;
+                engine.examine(&params, &exclude).map_err(|source| Error::Query { id: q.id.clone(), source })?;
             if named > 0 {
                 continue; // a named tool decides by itself
             }
@@ -320,6 +326,7 @@ pub fn fit(sets: &[FitSet], options: &FitOptions) -> Result<FitReport> {
             foreign_request_cut: foreign.as_ref().map(|f| f.request_cut),
             trees_share: trees.as_ref().map(|_| options.trees_share),
             trees,
+            catalog_sizes,
         },
         fitted: FitSummary {
             created_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),

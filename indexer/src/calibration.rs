@@ -65,6 +65,11 @@ pub struct DecisionModel {
     /// With `trees`: their share of the log-odds (`None`: all of it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trees_share: Option<f32>,
+    /// The range of the `catalog_size` feature (log10 of the tools in the index) over the catalogs it was
+    /// fitted on: a larger (or smaller) catalog is scored as one at the nearer end of it, not by
+    /// extrapolating the fitted weights (`None`: not limited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub catalog_sizes: Option<[f32; 2]>,
 }
 
 /// Gradient-boosted trees in the compact form the engine evaluates (`toolscout calibrate` converts them

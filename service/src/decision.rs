@@ -115,6 +115,25 @@ impl Decision {
         Ok(decision)
     }
 
+    /// The `catalog_size` feature of an index of `tools` tools: log10 of it, within the range of catalog
+    /// sizes the decision was fitted on when it records one (at 100K tools the fitted weights, extrapolated
+    /// from catalogs of 100 to 3,262 tools, put every probability several times lower: BENCHMARKS.md
+    /// "The decision at 100K tools").
+    pub fn catalog_size(&self, tools: usize) -> f32 {
+        let size = (tools.max(1) as f32).log10();
+        match self.model.catalog_sizes {
+            Some([low, high]) if low <= high => size.clamp(low, high),
+            _ => size,
+        }
+    }
+
+    /// The same decision without a limit on the catalog size (calibration measures raw features).
+    pub fn with_raw_catalog_size(&self) -> Decision {
+        let mut d = self.clone();
+        d.model.catalog_sizes = None;
+        d
+    }
+
     /// The probability that a tool with these features serves the request.
     pub fn probability(&self, f: &Features) -> f32 {
         self.probabilities(std::slice::from_ref(f))[0]
@@ -228,8 +247,36 @@ mod tests {
             foreign_request_cut: None,
             trees: None,
             trees_share: None,
+            catalog_sizes: None,
         };
         assert!(Decision::new(bad, DecisionSource::Calibration, "m".into()).is_err());
+    }
+
+    #[test]
+    fn a_catalog_larger_than_any_fitted_on_is_scored_as_the_largest_one() {
+        let model = DecisionModel {
+            features: vec!["catalog_size".into()],
+            weights: vec![-1.0],
+            bias: 0.0,
+            tool_cut: 0.0,
+            relative_cut: 0.0,
+            request_cut: 0.04,
+            foreign_request_cut: None,
+            trees: None,
+            trees_share: None,
+            catalog_sizes: Some([2.0, 3.5]),
+        };
+        let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
+        assert_eq!(d.catalog_size(1_000), 3.0, "inside the range: log10 as it is");
+        assert_eq!(d.catalog_size(100_000), 3.5, "100K tools: the largest fitted size");
+        assert_eq!(d.catalog_size(10), 2.0);
+        assert_eq!(d.catalog_size(0), 2.0, "an empty index counts as one tool, then the smallest size");
+        let raw = d.with_raw_catalog_size();
+        assert_eq!((raw.catalog_size(100_000), raw.catalog_size(10)), (5.0, 1.0), "calibration measures raw sizes");
+        // The built-in decision was fitted on catalogs of 100 to 3,262 tools.
+        let built_in = Decision::built_in();
+        assert_eq!(built_in.catalog_size(100_000), (3_262f32).log10());
+        assert_eq!(built_in.catalog_size(2_792), (2_792f32).log10(), "MCP-Zero's catalog is scored as before");
     }
 
     #[test]
@@ -244,6 +291,7 @@ mod tests {
             foreign_request_cut: Some(0.01),
             trees: None,
             trees_share: None,
+            catalog_sizes: None,
         };
         let d = Decision::new(model.clone(), DecisionSource::Calibration, "m".into()).expect("valid");
         assert_eq!((d.request_cut_for(false), d.request_cut_for(true)), (0.04, 0.01));
@@ -272,6 +320,7 @@ mod tests {
             foreign_request_cut: None,
             trees: None,
             trees_share: None,
+            catalog_sizes: None,
         };
         let d = Decision::new(model, DecisionSource::Calibration, "m".into()).expect("valid");
         let mut f = [0.0; FEATURES.len()];
@@ -305,6 +354,7 @@ mod tests {
             foreign_request_cut: None,
             trees: Some(trees.clone()),
             trees_share: None,
+            catalog_sizes: None,
         };
         let d = Decision::new(model.clone(), DecisionSource::Calibration, "m".into()).expect("valid");
         let row = |fused: f32, conflict: f32| {

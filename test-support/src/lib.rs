@@ -75,6 +75,7 @@ pub fn hashed_index(catalog: &Path, dir: &Path, engine: &str) -> PathBuf {
             foreign_request_cut: None,
             trees: None,
             trees_share: None,
+            catalog_sizes: None,
         },
         fitted: toolscout_indexer::FitSummary::default(),
     };

@@ -49,7 +49,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
                         best_fused: 0.0,
                         best_dense: 0.0,
                         hinted: s.hinted.contains(&server),
-                        catalog_size: (snap.tools.len().max(1) as f32).log10(),
+                        catalog_size: s.decision.catalog_size(snap.tools.len()),
                     }
                 })
                 .collect();
