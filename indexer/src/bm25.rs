@@ -70,6 +70,15 @@ fn schema() -> (Schema, Field, [Field; 4]) {
     (builder.build(), id, fields)
 }
 
+/// Document `doc_id` with its four texts.
+fn document(id: Field, fields: &[Field; 4], doc_id: u32, texts: [&str; 4]) -> tantivy::TantivyDocument {
+    let mut document = doc!(id => u64::from(doc_id));
+    for (field, text) in fields.iter().zip(texts) {
+        document.add_text(*field, text);
+    }
+    document
+}
+
 /// The documents' analyzer (tantivy's `en_stem`: simple tokenizer, long tokens removed, lowercased,
 /// English stemmer) with English function words removed before stemming.
 fn query_analyzer() -> TextAnalyzer {
@@ -89,11 +98,7 @@ impl Bm25 {
         let index = Index::create_in_dir(dir, schema)?;
         let mut writer = index.writer_with_num_threads::<tantivy::TantivyDocument>(1, 50_000_000)?;
         for (doc_id, texts) in docs {
-            let mut document = doc!(id => u64::from(doc_id));
-            for (field, text) in fields.iter().zip(texts) {
-                document.add_text(*field, text);
-            }
-            writer.add_document(document)?;
+            writer.add_document(document(id, &fields, doc_id, texts))?;
         }
         writer.commit()?;
         writer.wait_merging_threads()?;
@@ -129,11 +134,7 @@ impl Bm25 {
         let mut writer = index.writer_with_num_threads::<tantivy::TantivyDocument>(1, 15_000_000)?;
         for &(doc_id, texts) in changed {
             writer.delete_term(Term::from_field_u64(id, u64::from(doc_id)));
-            let mut document = doc!(id => u64::from(doc_id));
-            for (field, text) in fields.iter().zip(texts) {
-                document.add_text(*field, text);
-            }
-            writer.add_document(document)?;
+            writer.add_document(document(id, &fields, doc_id, texts))?;
         }
         writer.commit()?;
         writer.wait_merging_threads()?;

@@ -627,65 +627,41 @@ fn build_from(
     let documents = servers.len() + tools.len();
     let dim = (server_vectors.len() + tool_vectors.len()).checked_div(documents).unwrap_or_else(|| embedder.dim());
     // The live snapshot's graphs, where this update leaves them fitting.
-    let (kept_servers, kept_tools) = match &live {
-        Some(l)
-            if options.incremental
-                && l.manifest.model_id == embedder.model_id()
-                && l.catalog.servers.len() == servers.len()
-                && l.catalog.tools.len() == tools.len() =>
-        {
-            let (ls, lt) = (&l.catalog.servers, &l.catalog.tools);
-            (
-                kept_graph(
-                    l,
-                    "servers",
-                    |i| ls[i].server_id == servers[i].server_id,
-                    |i| ls[i].text_hash != servers[i].text_hash,
-                    servers.len(),
-                ),
-                kept_graph(
-                    l,
-                    "tools",
-                    |i| {
-                        lt[i].name == tools[i].name
-                            && ls[lt[i].server as usize].server_id == servers[tools[i].server as usize].server_id
-                    },
-                    |i| lt[i].text_hash != tools[i].text_hash,
-                    tools.len(),
-                ),
-            )
-        }
-        _ => (None, None),
-    };
-
-    // Documents whose BM25 text changed, where every position holds the same document as in the live
-    // snapshot: the live BM25 indexes are then linked and only these written again. A tool's lexical text
-    // is its definition and its server's context (both in its hashes); a server's also lists its tools.
-    let lexical_changes: Option<(Vec<usize>, Vec<usize>)> = match &live {
-        Some(l)
-            if options.incremental
-                && l.catalog.servers.len() == servers.len()
-                && l.catalog.tools.len() == tools.len()
-                && (0..servers.len()).all(|i| {
-                    let (a, b) = (&l.catalog.servers[i], &servers[i]);
-                    a.server_id == b.server_id && a.first_tool == b.first_tool && a.tool_count == b.tool_count
-                })
-                && (0..tools.len()).all(|i| l.catalog.tools[i].name == tools[i].name) =>
-        {
-            let lt = &l.catalog.tools;
-            let tools_changed: Vec<usize> = (0..tools.len())
-                .filter(|&i| lt[i].hash != tools[i].hash || lt[i].text_hash != tools[i].text_hash)
-                .collect();
-            let servers_changed: Vec<usize> = (0..servers.len())
-                .filter(|&s| {
-                    l.catalog.servers[s].text_hash != servers[s].text_hash
-                        || tools_changed.iter().any(|&t| tools[t].server as usize == s)
-                })
-                .collect();
-            Some((servers_changed, tools_changed))
-        }
-        _ => None,
-    };
+    // Whether every server position holds the same server as in the live snapshot, and whether every tool
+    // position the same tool as well: then the live graphs may be kept and its BM25 indexes updated
+    // instead of built again.
+    let servers_in_place = live.as_ref().filter(|l| {
+        options.incremental
+            && l.catalog.servers.len() == servers.len()
+            && l.catalog.servers.iter().zip(&servers).all(|(a, b)| a.server_id == b.server_id)
+    });
+    let in_place = servers_in_place.filter(|l| {
+        l.catalog.tools.len() == tools.len()
+            && l.catalog.servers.iter().zip(&servers).all(|(a, b)| a.first_tool == b.first_tool)
+            && l.catalog.tools.iter().zip(&tools).all(|(a, b)| a.name == b.name)
+    });
+    // The live snapshot's graphs, where this update leaves them fitting.
+    let same_model = |l: &&Stored| l.manifest.model_id == embedder.model_id();
+    let kept_servers = servers_in_place.filter(same_model).and_then(|l| {
+        kept_graph(l, "servers", |i| l.catalog.servers[i].text_hash != servers[i].text_hash, servers.len())
+    });
+    let kept_tools = in_place
+        .filter(same_model)
+        .and_then(|l| kept_graph(l, "tools", |i| l.catalog.tools[i].text_hash != tools[i].text_hash, tools.len()));
+    // Documents whose BM25 text changed: the live BM25 indexes are linked and only these written again. A
+    // tool's lexical text is its definition and its server's context (both in its hashes); a server's also
+    // lists its tools.
+    let lexical_changes: Option<(Vec<usize>, Vec<usize>)> = in_place.map(|l| {
+        let lt = &l.catalog.tools;
+        let tools_changed: Vec<usize> = (0..tools.len())
+            .filter(|&i| lt[i].hash != tools[i].hash || lt[i].text_hash != tools[i].text_hash)
+            .collect();
+        let touched: std::collections::HashSet<u32> = tools_changed.iter().map(|&t| tools[t].server).collect();
+        let servers_changed: Vec<usize> = (0..servers.len())
+            .filter(|&s| l.catalog.servers[s].text_hash != servers[s].text_hash || touched.contains(&(s as u32)))
+            .collect();
+        (servers_changed, tools_changed)
+    });
 
     let written = (|| -> Result<Manifest> {
         write_staged_parts(&tmp.join(VECTORS), &[half_bytes(&server_vectors), half_bytes(&tool_vectors)])?;
@@ -858,22 +834,16 @@ struct KeptGraph {
 const MOST_STALE: f64 = 0.01;
 const MOST_STALE_POINTS: usize = 64;
 
-/// The live snapshot's graph `kind` (`servers`, `tools`) of `n` points, kept when every position `i`
-/// holds the same document as there (`same(i)`: same server id, same tool name) and at most
-/// [`MOST_STALE`] of them (or [`MOST_STALE_POINTS`]) changed text (`changed(i)`) since the graph was built, counting earlier kept
-/// updates: its links still fit, and every search scores the changed points exactly besides the walk.
+/// The live snapshot's graph `kind` (`servers`, `tools`) of `n` points, for an update that leaves every
+/// document in its place: kept when at most [`MOST_STALE`] of them (or [`MOST_STALE_POINTS`]) changed text
+/// (`changed(i)`) since the graph was built, counting earlier kept updates: its links still fit, and every
+/// search scores the changed points exactly besides the walk.
 /// hnsw_rs cannot move or remove a point, so this is how an update of a large index skips building its
 /// graph again (54 of an update's 77 s at 100K tools); an update that adds, removes or reorders
 /// documents builds it again.
-fn kept_graph(
-    live: &Stored,
-    kind: &str,
-    same: impl Fn(usize) -> bool,
-    changed: impl Fn(usize) -> bool,
-    n: usize,
-) -> Option<KeptGraph> {
+fn kept_graph(live: &Stored, kind: &str, changed: impl Fn(usize) -> bool, n: usize) -> Option<KeptGraph> {
     let base = live.manifest.hnsw.get(kind)?.clone()?;
-    if live.singles || !(0..n).all(same) {
+    if live.singles {
         return None;
     }
     let mut stale = live.manifest.graph_stale.get(kind).cloned().unwrap_or_default();
