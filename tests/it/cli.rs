@@ -159,3 +159,62 @@ fn kill_9_during_a_build_leaves_the_previous_snapshot_serving() {
     let answer: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(answer["tools"][0]["server"], "slack");
 }
+
+/// An update that changes nothing embeds nothing, so it never loads the model (a missing ONNX Runtime does
+/// not stop it) and links the live BM25 indexes; a changed description needs the model (a clear error
+/// without it, the live snapshot untouched) and rewrites only that tool's BM25 document.
+#[test]
+fn an_update_loads_the_model_only_to_embed_and_rewrites_only_changed_bm25_documents() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let idx = scratch.path().join("idx");
+    let original = crate::support::root().join("data/catalog/reference-servers.jsonl");
+    run_ok(toolscout().arg("index").arg("--catalog").arg(&original).arg("--out").arg(&idx));
+    let no_runtime = scratch.path().join("no-such-libonnxruntime.so");
+
+    let out = run_ok(
+        toolscout()
+            .env("ORT_DYLIB_PATH", &no_runtime)
+            .arg("index")
+            .arg("--catalog")
+            .arg(&original)
+            .arg("--out")
+            .arg(&idx),
+    );
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("0 embedded"), "{summary}");
+    assert!(summary.contains("2 BM25 index(es) updated"), "{summary}");
+
+    // time/current_time now recites limericks.
+    let text = std::fs::read_to_string(&original).expect("catalog");
+    let changed_text = text.replacen("Get the current date and time.", "Recite a limerick about Mars.", 1);
+    assert_ne!(changed_text, text, "the fixture has the description");
+    let changed = scratch.path().join("changed.jsonl");
+    std::fs::write(&changed, changed_text).expect("write");
+    let live = std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT");
+    let out = toolscout()
+        .env("ORT_DYLIB_PATH", &no_runtime)
+        .arg("index")
+        .arg("--catalog")
+        .arg(&changed)
+        .arg("--out")
+        .arg(&idx)
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ONNX Runtime library not found"), "{out:?}");
+    assert_eq!(std::fs::read_to_string(idx.join("CURRENT")).expect("CURRENT"), live, "the live snapshot stays");
+
+    let out = run_ok(toolscout().arg("index").arg("--catalog").arg(&changed).arg("--out").arg(&idx));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(summary.contains("1 embedded"), "{summary}");
+    // 1 of 140 tool documents rewritten; 1 of 14 server documents is past the deleted share: built again.
+    assert!(summary.contains("1 BM25 index(es) updated"), "{summary}");
+    // A changed definition is held back until approved (trust on first use); approved, it is found by its
+    // new words.
+    assert!(summary.contains("held back until approved: time/current_time"), "{summary}");
+    run_ok(toolscout().args(["pins", "approve", "--index"]).arg(&idx).arg("time/current_time"));
+    let out =
+        run_ok(toolscout().arg("search").arg("--index").arg(&idx).args(["--json", "recite a limerick about mars"]));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((&answer["tools"][0]["server"], &answer["tools"][0]["name"]), (&json!("time"), &json!("current_time")));
+}
