@@ -195,11 +195,14 @@ impl Catalog {
         let mut servers = Vec::new();
         let mut lines = reader.lines().enumerate();
         loop {
-            let mut chunk: Vec<(usize, String)> = Vec::with_capacity(READ_CHUNK);
+            // A line that cannot be read (not UTF-8) stays in its place, so the first error is the first
+            // line's to fail, read or parsed.
+            let mut chunk: Vec<(usize, std::result::Result<String, String>)> = Vec::with_capacity(READ_CHUNK);
             for (i, line) in lines.by_ref() {
-                let line = line.map_err(|e| Error::bad_input(format!("{what} line {}", i + 1), e.to_string()))?;
-                if !line.trim().is_empty() {
-                    chunk.push((i + 1, line));
+                match line {
+                    Ok(line) if line.trim().is_empty() => {}
+                    Ok(line) => chunk.push((i + 1, Ok(line))),
+                    Err(e) => chunk.push((i + 1, Err(e.to_string()))),
                 }
                 if chunk.len() == READ_CHUNK {
                     break;
@@ -209,8 +212,13 @@ impl Catalog {
                 break;
             }
             let (first, second) = chunk.split_at(chunk.len() / 2);
-            let parse = |part: &[(usize, String)]| -> Vec<Result<(ServerRecord, Vec<String>)>> {
-                part.iter().map(|(n, line)| parse_server_line(line, what, *n)).collect()
+            let parse = |part: &[(usize, std::result::Result<String, String>)]| {
+                part.iter()
+                    .map(|(n, line)| match line {
+                        Ok(line) => parse_server_line(line, what, *n),
+                        Err(e) => Err(Error::bad_input(format!("{what} line {n}"), e.clone())),
+                    })
+                    .collect::<Vec<Result<(ServerRecord, Vec<String>)>>>()
             };
             let (a, b) = std::thread::scope(|scope| {
                 let b = scope.spawn(|| parse(second));
@@ -347,6 +355,19 @@ mod tests {
             (0..700).map(|i| if i == 400 || i == 600 { "{oops\n".to_string() } else { line(i) + "\n" }).collect();
         let err = Catalog::read_jsonl(broken.as_bytes(), "big.jsonl").expect_err("broken");
         assert!(err.to_string().contains("big.jsonl line 401"), "{err}");
+        // A line that is not UTF-8 after a bad one in the same chunk: the bad one, first, is reported.
+        let mut bytes: Vec<u8> = Vec::new();
+        for i in 0..20 {
+            match i {
+                3 => bytes.extend_from_slice(b"{oops\n"),
+                9 => bytes.extend_from_slice(b"\xff\xfe\n"),
+                _ => bytes.extend_from_slice((line(i) + "\n").as_bytes()),
+            }
+        }
+        let err = Catalog::read_jsonl(bytes.as_slice(), "big.jsonl").expect_err("broken");
+        assert!(err.to_string().contains("big.jsonl line 4:"), "{err}");
+        let err = Catalog::read_jsonl(&b"\xff\n"[..], "big.jsonl").expect_err("not UTF-8");
+        assert!(err.to_string().contains("big.jsonl line 1"), "{err}");
     }
 
     #[test]
