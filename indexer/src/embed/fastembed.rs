@@ -169,7 +169,7 @@ impl FastEmbedder {
             members.push(member);
             ids.push(id);
         }
-        let model_id = if dirs.len() == 1 { ids.remove(0) } else { format!("ensemble({})", ids.join("+")) };
+        let model_id = joined_id(ids);
         let mut embedder = FastEmbedder { members, model_id, dim: 0 };
         let probe = embedder.embed_sorted(&["dimension probe"])?;
         embedder.dim = probe.first().map(Vec::len).unwrap_or(0);
@@ -181,7 +181,7 @@ impl FastEmbedder {
     pub fn model_id_of(model_dir: &Path) -> Result<String> {
         let dirs = ensemble_members(model_dir)?
             .map_or_else(|| vec![model_dir.to_path_buf()], |m| m.into_iter().map(|m| m.dir).collect());
-        let mut ids = dirs
+        let ids = dirs
             .iter()
             .map(|dir| {
                 let p = dir.join("model.onnx");
@@ -190,7 +190,7 @@ impl FastEmbedder {
                 Ok(member_id(dir, &onnx))
             })
             .collect::<Result<Vec<_>>>()?;
-        Ok(if ids.len() == 1 { ids.remove(0) } else { format!("ensemble({})", ids.join("+")) })
+        Ok(joined_id(ids))
     }
 
     /// Embeds `texts` (sorted by length) with every member, in batches, and joins the members' vectors.
@@ -353,6 +353,11 @@ fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
         start = end;
     }
     out
+}
+
+/// A model's id from its members' ids: a single model's own, else `ensemble(a+b+…)`.
+fn joined_id(mut ids: Vec<String>) -> String {
+    if ids.len() == 1 { ids.remove(0) } else { format!("ensemble({})", ids.join("+")) }
 }
 
 /// One model's id: `<folder name>@<first 16 hex of its ONNX file's SHA-256>`.
