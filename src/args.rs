@@ -121,6 +121,10 @@ pub(crate) struct EngineArgs {
     /// Do not also search a request with quoted text without it (to measure that pass).
     #[arg(long)]
     pub no_unquoted_pass: bool,
+    /// Embed each intent of a compound request on its own instead of reading it in the context of the
+    /// whole request (to measure that).
+    #[arg(long)]
+    pub intents_alone: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -172,6 +176,7 @@ impl EngineArgs {
         config.order_by_fused = self.order_by_fused;
         config.collapse_mirrors = !self.no_collapse_mirrors;
         config.unquoted_pass = !self.no_unquoted_pass;
+        config.intents_in_context = !self.intents_alone;
         Ok(config)
     }
 }

@@ -28,11 +28,12 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode};
 use toolscout_eval::{Answer, Kind, Query, Ranker, baseline, read_queries};
 use toolscout_indexer::{
-    Ann, BoostedTrees, BuildOptions, Calibration, Embedder, EmbedderConfig, FastEmbedder, IndexDir, PackedTrees,
+    Ann, BoostedTrees, BuildOptions, Calibration, Embedder, EmbedderConfig, FastEmbedder, IndexDir, PackedTrees, Part,
     Snapshot, build, flat_top_k, from_halves, import_catalog,
 };
 use toolscout_service::{
-    DiscoverParams, DiscoverResponse, Engine, EngineConfig, FEATURES, MAX_QUERY_CHARS, StageTimes, Status, intents,
+    DiscoverParams, DiscoverResponse, Engine, EngineConfig, FEATURES, IntentPart, MAX_QUERY_CHARS, StageTimes, Status,
+    intent_parts, intents,
 };
 
 /// Tools per answer in every bench (`…/k5`).
@@ -378,6 +379,20 @@ fn stages(c: &mut Criterion, catalog: &'static str) {
         |_, _, _| (),
         |texts: &Vec<Vec<String>>, fx, i, ()| fx.engine.embedder().embed_queries(&texts[i]).expect("embed"),
         same_count,
+    );
+    // The engine's way since intents are read in context: the whole text once, each intent pooled from
+    // its tokens (the light member still embeds each intent alone).
+    bench(
+        &mut g,
+        catalog,
+        "stage/embed-passes-in-context",
+        |fx| fx.queries.iter().map(|q| intent_parts(&q.query)).collect::<Vec<_>>(),
+        |_, _, _| (),
+        |parts: &Vec<Vec<IntentPart>>, fx, i, ()| {
+            let spans: Vec<Part<'_>> = parts[i].iter().map(|p| Part { text: &p.text, spans: &p.spans }).collect();
+            fx.engine.embedder().embed_in_context(&fx.queries[i].query, &spans).expect("embed")
+        },
+        |parts, _, i, v: Vec<Vec<f32>>| assert_eq!(v.len(), parts[i].len() + 1),
     );
 
     // BM25 (tantivy), as many hits as the engine asks for; the hit count must not change.

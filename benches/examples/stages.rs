@@ -3,10 +3,11 @@
 //! percentiles of each stage and the slowest requests' breakdown. For the 100K index, where the criterion
 //! bench's fixtures do not reach:
 //!
-//! `cargo run --release -p toolscout-bench --example stages -- INDEX QUERIES.jsonl [N]`
+//! `cargo run --release -p toolscout-bench --example stages -- INDEX QUERIES.jsonl [N] [--intents-alone]`
 //!
 //! (`TOOLSCOUT_MODEL_DIR` / `ORT_DYLIB_PATH` as for the binary, else `.deps`; one session, one thread,
-//! as one `serve` session runs; the first N queries, default all.)
+//! as one `serve` session runs; the first N queries, default all; `--intents-alone`: a compound request's
+//! intents each embedded on their own, as before they were read in the request's context.)
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,9 +26,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let alone = args.iter().any(|a| a == "--intents-alone");
+    args.retain(|a| a != "--intents-alone");
     let [index, queries, rest @ ..] = args.as_slice() else {
-        anyhow::bail!("usage: stages INDEX QUERIES.jsonl [N]");
+        anyhow::bail!("usage: stages INDEX QUERIES.jsonl [N] [--intents-alone]");
     };
     let n: usize = rest.first().map(|s| s.parse()).transpose()?.unwrap_or(usize::MAX);
     let deps = PathBuf::from(".deps");
@@ -42,7 +45,8 @@ fn main() -> anyhow::Result<()> {
     config.threads = 1;
     let embedder = Arc::new(FastEmbedder::load(&config)?);
     let started = Instant::now();
-    let engine = Engine::with_embedder(std::path::Path::new(index), embedder, EngineConfig::default())?;
+    let engine_config = EngineConfig { intents_in_context: !alone, ..EngineConfig::default() };
+    let engine = Engine::with_embedder(std::path::Path::new(index), embedder, engine_config)?;
     eprintln!("engine opened in {:.1} s", started.elapsed().as_secs_f64());
     let mut texts = Vec::new();
     for line in std::fs::read_to_string(queries)?.lines().filter(|l| !l.trim().is_empty()) {

@@ -39,7 +39,7 @@ pub use crawl::{
 pub use dense::{Ann, AnnHit, FLAT_BELOW, cosine, cosine_half, flat_top_k, from_halves, to_halves, top_k};
 pub use embed::{
     Embedder, EmbedderConfig, FastEmbedder, HashEmbedder, INSTALLED_MODEL, INSTALLED_ORT, LazyEmbedder, ModelCandidate,
-    install_model, locate_model, model_candidates, user_data_dir,
+    Part, install_model, locate_model, model_candidates, user_data_dir,
 };
 pub use error::{Error, Result};
 pub use half::f16;

@@ -8,12 +8,12 @@ use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use serde_json::value::RawValue;
-use toolscout_indexer::{Embedder, IndexDir, Pins, Snapshot};
+use toolscout_indexer::{Embedder, IndexDir, Part, Pins, Snapshot};
 
 use crate::analysis::Analysis;
 use crate::decision::{Decision, fingerprint};
 use crate::fusion::FusionWeights;
-use crate::intents::intents;
+use crate::intents::{IntentPart, intent_parts};
 use crate::mirrors::Mirrors;
 use crate::names::NameIndex;
 use crate::params::{
@@ -66,6 +66,9 @@ pub struct EngineConfig {
     pub collapse_mirrors: bool,
     /// A request with quoted text is also searched without it (`payload.rs`; off: to measure it).
     pub unquoted_pass: bool,
+    /// A compound request's intents are read in the context of the whole request, from its one inference
+    /// (off: each intent embedded on its own, as it was).
+    pub intents_in_context: bool,
 }
 
 impl Default for EngineConfig {
@@ -85,6 +88,7 @@ impl Default for EngineConfig {
             risk_overrides: RiskOverrides::new(),
             collapse_mirrors: true,
             unquoted_pass: true,
+            intents_in_context: true,
         }
     }
 }
@@ -548,10 +552,9 @@ impl Engine {
                 .collect()
         };
         // One pass for the whole request, and one per intent when it asks for several things.
+        let parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
         let mut texts = vec![query.to_string()];
-        if self.config.multi_intent {
-            texts.extend(intents(query));
-        }
+        texts.extend(parts.iter().map(|p| p.text.clone()));
         let mut slots: Vec<Vec<usize>> = (0..texts.len()).map(|p| vec![p]).collect();
         // A request with abbreviations also runs spelled out ("open a PR"), a misspelled one respelled
         // against the catalog's words ("serch wikipeda"), and one with quoted text without it ("add 'renew
@@ -566,7 +569,7 @@ impl Engine {
         }
         let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };
         let started = Instant::now();
-        let vectors = self.embed(&texts)?;
+        let vectors = self.embed_request(&texts, &parts)?;
         times.embed = started.elapsed().as_secs_f64();
         let started = Instant::now();
         let passes = retrieve(snap, &self.config, &texts, vectors, &hinted)?;
@@ -618,6 +621,36 @@ impl Engine {
             hidden,
             foreign: crate::language::foreign(query),
         })
+    }
+
+    /// Vectors of a request's `texts`: the request, its intents (`parts`), then other forms of it. With
+    /// [`EngineConfig::intents_in_context`] the request and its intents come from one inference of the
+    /// request (cached under the request and each intent's place in it).
+    fn embed_request(&self, texts: &[String], parts: &[IntentPart]) -> Result<Vec<Vec<f32>>> {
+        if parts.is_empty() || !self.config.intents_in_context {
+            return self.embed(texts);
+        }
+        let head = parts.len() + 1;
+        let keys: Vec<String> = std::iter::once(texts[0].clone())
+            .chain(parts.iter().map(|p| format!("{}\u{0}{:?}", texts[0], p.spans)))
+            .collect();
+        let cached: Option<Vec<Vec<f32>>> = keys.iter().map(|k| self.cache.get(k)).collect();
+        let mut vectors = match cached {
+            Some(v) => v,
+            None => {
+                let spans: Vec<Part<'_>> = parts.iter().map(|p| Part { text: &p.text, spans: &p.spans }).collect();
+                let v = self.embedder.embed_in_context(&texts[0], &spans)?;
+                if v.len() != head {
+                    return Err(Error::Index(toolscout_indexer::Error::Embed(
+                        "the model returned too few vectors".into(),
+                    )));
+                }
+                keys.iter().zip(&v).for_each(|(k, v)| self.cache.put(k, v));
+                v
+            }
+        };
+        vectors.extend(self.embed(&texts[head..])?);
+        Ok(vectors)
     }
 
     /// Vectors of `texts`: cached ones reused, the rest embedded in one call.

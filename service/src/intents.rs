@@ -11,9 +11,24 @@ pub(crate) const MAX_INTENTS: usize = 4;
 
 /// The intents of `query`, in order; empty when it is a single intent.
 pub fn intents(query: &str) -> Vec<String> {
-    let mut pieces: Vec<String> = Vec::new();
+    intent_parts(query).into_iter().map(|p| p.text).collect()
+}
+
+/// One intent of a request: its text (the pieces joined by a space) and where its pieces lie in the
+/// request (byte ranges, in order), so a model can read the intent in the context of the whole request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntentPart {
+    /// The intent as embedded on its own.
+    pub text: String,
+    /// Byte ranges of the request this intent was cut from.
+    pub spans: Vec<std::ops::Range<usize>>,
+}
+
+/// [`intents`] with where each lies in `query`.
+pub fn intent_parts(query: &str) -> Vec<IntentPart> {
+    let mut pieces: Vec<&str> = Vec::new();
     for sentence in sentences(query) {
-        let mut rest = sentence.to_string();
+        let mut rest = sentence;
         loop {
             let lower = rest.to_lowercase();
             let cut =
@@ -23,8 +38,8 @@ pub fn intents(query: &str) -> Vec<String> {
                     .min();
             match cut {
                 Some((at, len)) if rest.is_char_boundary(at) && rest.is_char_boundary(at + len) => {
-                    pieces.push(rest[..at].to_string());
-                    rest = rest[at + len..].to_string();
+                    pieces.push(&rest[..at]);
+                    rest = &rest[at + len..];
                 }
                 _ => {
                     pieces.push(rest);
@@ -33,18 +48,15 @@ pub fn intents(query: &str) -> Vec<String> {
             }
         }
     }
-    let mut merged: Vec<String> = Vec::new();
+    let mut merged: Vec<Vec<&str>> = Vec::new();
     for piece in pieces {
-        let piece = piece.trim().to_string();
+        let piece = piece.trim();
         if piece.is_empty() {
             continue;
         }
         match merged.last_mut() {
-            Some(last) if words(&piece) < 3 || words(last) < 3 => {
-                last.push(' ');
-                last.push_str(&piece);
-            }
-            _ => merged.push(piece),
+            Some(last) if words(piece) < 3 || words(&last.join(" ")) < 3 => last.push(piece),
+            _ => merged.push(vec![piece]),
         }
     }
     if merged.len() < 2 {
@@ -52,29 +64,40 @@ pub fn intents(query: &str) -> Vec<String> {
     }
     merged.truncate(MAX_INTENTS);
     merged
+        .into_iter()
+        .map(|pieces| IntentPart {
+            text: pieces.join(" "),
+            spans: pieces.iter().map(|p| offset_in(query, p)..offset_in(query, p) + p.len()).collect(),
+        })
+        .collect()
+}
+
+/// Where `part`, a slice of `whole`, starts in it.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 /// Splits at line breaks, `;` and CJK sentence marks, and at `.`/`!`/`?` followed by whitespace (so
-/// `v1.2` stays whole); a list marker at the start of a line is dropped.
-fn sentences(text: &str) -> Vec<String> {
+/// `v1.2` stays whole); a list marker at the start of a line is dropped. Each sentence is a slice of
+/// `text`.
+fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for line in text.split('\n') {
         let line = strip_step_number(line.trim());
-        let mut current = String::new();
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
+        let mut start = 0;
+        let mut chars = line.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
             let end = match c {
                 ';' | '。' | '！' | '？' | '；' => true,
-                '.' | '!' | '?' => chars.peek().is_none_or(|n| n.is_whitespace()),
+                '.' | '!' | '?' => chars.peek().is_none_or(|(_, n)| n.is_whitespace()),
                 _ => false,
             };
             if end {
-                out.push(std::mem::take(&mut current));
-            } else {
-                current.push(c);
+                out.push(&line[start..at]);
+                start = at + c.len_utf8();
             }
         }
-        out.push(current);
+        out.push(&line[start..]);
     }
     out
 }
@@ -132,6 +155,14 @@ mod tests {
             prop_assert!(found.len() <= MAX_INTENTS);
             prop_assert!(found.len() != 1);
             prop_assert!(found.iter().all(|i| !i.trim().is_empty()));
+        }
+
+        #[test]
+        fn every_intent_is_its_spans_of_the_request(q in "\\PC{0,200}") {
+            for part in intent_parts(&q) {
+                let pieces: Vec<&str> = part.spans.iter().map(|r| &q[r.clone()]).collect();
+                prop_assert_eq!(pieces.join(" "), part.text);
+            }
         }
     }
 }

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
+use fastembed::{InitOptionsUserDefined, OutputKey, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
 
-use super::Embedder;
+use super::{Embedder, Part};
 use crate::canonical::sha256_hex;
 use crate::{Error, Result};
 
@@ -211,6 +211,18 @@ impl FastEmbedder {
         Ok(out)
     }
 
+    /// Embeds `texts` (any order) with one member.
+    fn member_vectors(member: &Member, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| texts[i].len());
+        let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
+        let mut out = vec![Vec::new(); texts.len()];
+        for (v, &i) in member.embed_batched(&sorted)?.into_iter().zip(&order) {
+            out[i] = v;
+        }
+        Ok(out)
+    }
+
     /// Sessions in the pool (of the member with the most: requests embed side by side up to this many).
     pub fn sessions(&self) -> usize {
         self.members.iter().map(|m| m.sessions.len()).max().unwrap_or(1)
@@ -273,6 +285,47 @@ impl Member {
         model.embed(texts, Some(self.batch)).map_err(|e| Error::Embed(e.to_string()))
     }
 
+    /// The request's vector and each part's read in its context, from one inference: the mean of the
+    /// token outputs over the whole request (what embedding it alone gives) and over each part's ranges.
+    /// `None` when the model pools inside itself (no token outputs); a part none of whose tokens survived
+    /// the model's length is `None` too.
+    fn in_context(&self, request: &str, parts: &[Part<'_>]) -> Result<Option<Vec<Option<Vec<f32>>>>> {
+        const PRECEDENCE: [OutputKey; 3] =
+            [OutputKey::OnlyOne, OutputKey::ByName("last_hidden_state"), OutputKey::ByName("token_embeddings")];
+        let mut model = self.session()?;
+        let encoding = model.tokenizer.encode(request, true).map_err(|e| Error::Embed(e.to_string()))?;
+        let output = model.transform([request], None).map_err(|e| Error::Embed(e.to_string()))?;
+        let batches = output.into_raw();
+        let Some(batch) = batches.first() else { return Ok(None) };
+        let tensor = batch.select_output(&&PRECEDENCE[..]).map_err(|e| Error::Embed(e.to_string()))?;
+        let shape = tensor.shape().to_vec();
+        let [1, tokens, dim] = shape[..] else { return Ok(None) };
+        let Some(values) = tensor.as_slice() else { return Ok(None) };
+        if tokens != encoding.len() {
+            return Ok(None);
+        }
+        let mean = |keep: &dyn Fn(usize) -> bool| -> Option<Vec<f32>> {
+            let mut sum = vec![0.0f32; dim];
+            let mut n = 0usize;
+            for t in (0..tokens).filter(|&t| keep(t)) {
+                sum.iter_mut().zip(&values[t * dim..(t + 1) * dim]).for_each(|(s, v)| *s += v);
+                n += 1;
+            }
+            (n > 0).then(|| normalized(sum))
+        };
+        let mask = encoding.get_attention_mask();
+        let offsets = encoding.get_offsets();
+        let special = encoding.get_special_tokens_mask();
+        let mut out = vec![mean(&|t| mask[t] == 1)];
+        for part in parts {
+            out.push(mean(&|t| {
+                let (start, end) = offsets[t];
+                special[t] == 0 && start < end && part.spans.iter().any(|r| r.start <= start && end <= r.end)
+            }));
+        }
+        Ok(Some(out))
+    }
+
     /// Embeds `texts` (sorted by length) in batches of similar length.
     fn embed_batched(&self, sorted: &[&str]) -> Result<Vec<Vec<f32>>> {
         let mut vectors = Vec::with_capacity(sorted.len());
@@ -309,6 +362,31 @@ impl Embedder for FastEmbedder {
         let mut out = vec![Vec::new(); texts.len()];
         for (v, &i) in vectors.into_iter().zip(&order) {
             out[i] = v;
+        }
+        Ok(out)
+    }
+
+    /// Members with token outputs (MiniLM) read the parts from the request's one inference; members that
+    /// pool inside themselves (USE-m3, a tenth of the cost) embed each part on its own.
+    fn embed_in_context(&self, request: &str, parts: &[Part<'_>]) -> Result<Vec<Vec<f32>>> {
+        let scale = 1.0 / (self.members.len() as f32).sqrt();
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); parts.len() + 1];
+        for member in &self.members {
+            let read = member.in_context(request, parts)?;
+            let missing: Vec<usize> = match &read {
+                Some(vectors) => (0..vectors.len()).filter(|&i| vectors[i].is_none()).collect(),
+                None => (0..=parts.len()).collect(),
+            };
+            let texts: Vec<&str> = missing.iter().map(|&i| if i == 0 { request } else { parts[i - 1].text }).collect();
+            let mut alone = Self::member_vectors(member, &texts)?.into_iter();
+            let mut vectors = read.unwrap_or_else(|| vec![None; parts.len() + 1]);
+            for &i in &missing {
+                vectors[i] = alone.next().map(normalized);
+            }
+            for (joined, v) in out.iter_mut().zip(vectors) {
+                let v = v.ok_or_else(|| Error::Embed("the model returned too few vectors".into()))?;
+                joined.extend(v.into_iter().map(|x| x * scale));
+            }
         }
         Ok(out)
     }
@@ -353,6 +431,15 @@ fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
         start = end;
     }
     out
+}
+
+/// `v` scaled to length 1 (a zero vector stays zero).
+fn normalized(mut v: Vec<f32>) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
 }
 
 /// A model's id from its members' ids: a single model's own, else `ensemble(a+b+…)`.

@@ -6,8 +6,8 @@
 
 use std::sync::OnceLock;
 
-use super::Embedder;
 use super::fastembed::{EmbedderConfig, FastEmbedder};
+use super::{Embedder, Part};
 use crate::{Error, Result};
 
 /// [`FastEmbedder`], loaded by the first call that needs the model (an embedding, or the vector length).
@@ -72,6 +72,10 @@ impl Embedder for LazyEmbedder {
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
         self.model()?.embed_query(text)
+    }
+
+    fn embed_in_context(&self, request: &str, parts: &[Part<'_>]) -> Result<Vec<Vec<f32>>> {
+        self.model()?.embed_in_context(request, parts)
     }
 
     fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {

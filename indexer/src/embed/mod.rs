@@ -38,4 +38,22 @@ pub trait Embedder: Send + Sync + std::fmt::Debug {
     fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
         self.embed_documents(texts)
     }
+    /// Embeds a request and the parts cut from it (its intents, each a text and the byte ranges of the
+    /// request it came from): the request's vector first, then one per part. A model that can reads each
+    /// part in the context of the whole request from the request's one inference (its tokens' outputs
+    /// averaged over the part's ranges); the default embeds every part on its own.
+    fn embed_in_context(&self, request: &str, parts: &[Part<'_>]) -> Result<Vec<Vec<f32>>> {
+        let texts: Vec<String> =
+            std::iter::once(request.to_string()).chain(parts.iter().map(|p| p.text.to_string())).collect();
+        self.embed_queries(&texts)
+    }
+}
+
+/// A part of a request for [`Embedder::embed_in_context`].
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a> {
+    /// The part as it would be embedded on its own.
+    pub text: &'a str,
+    /// Where it lies in the request (byte ranges, on character boundaries).
+    pub spans: &'a [std::ops::Range<usize>],
 }

