@@ -641,9 +641,7 @@ impl Engine {
                 let spans: Vec<Part<'_>> = parts.iter().map(|p| Part { text: &p.text, spans: &p.spans }).collect();
                 let v = self.embedder.embed_in_context(&texts[0], &spans)?;
                 if v.len() != head {
-                    return Err(Error::Index(toolscout_indexer::Error::Embed(
-                        "the model returned too few vectors".into(),
-                    )));
+                    return Err(too_few_vectors());
                 }
                 keys.iter().zip(&v).for_each(|(k, v)| self.cache.put(k, v));
                 v
@@ -665,13 +663,7 @@ impl Engine {
                 out[i] = Some(v);
             }
         }
-        out.into_iter()
-            .map(|v| {
-                v.ok_or_else(|| {
-                    Error::Index(toolscout_indexer::Error::Embed("the model returned too few vectors".into()))
-                })
-            })
-            .collect()
+        out.into_iter().map(|v| v.ok_or_else(too_few_vectors)).collect()
     }
 
     /// All servers of the live snapshot.
@@ -836,4 +828,9 @@ fn tool_hit(live: &Live, t: usize, score: f32, confidence: f32, match_kind: Matc
 
 fn raw(json: &str) -> Box<RawValue> {
     RawValue::from_string(json.to_string()).expect("tool_json was written by serde_json and is valid JSON")
+}
+
+/// The error when the model returns fewer vectors than texts.
+fn too_few_vectors() -> Error {
+    Error::Index(toolscout_indexer::Error::Embed("the model returned too few vectors".into()))
 }

@@ -211,18 +211,6 @@ impl FastEmbedder {
         Ok(out)
     }
 
-    /// Embeds `texts` (any order) with one member.
-    fn member_vectors(member: &Member, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| texts[i].len());
-        let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
-        let mut out = vec![Vec::new(); texts.len()];
-        for (v, &i) in member.embed_batched(&sorted)?.into_iter().zip(&order) {
-            out[i] = v;
-        }
-        Ok(out)
-    }
-
     /// Sessions in the pool (of the member with the most: requests embed side by side up to this many).
     pub fn sessions(&self) -> usize {
         self.members.iter().map(|m| m.sessions.len()).max().unwrap_or(1)
@@ -293,6 +281,9 @@ impl Member {
         const PRECEDENCE: [OutputKey; 3] =
             [OutputKey::OnlyOne, OutputKey::ByName("last_hidden_state"), OutputKey::ByName("token_embeddings")];
         let mut model = self.session()?;
+        // fastembed's `transform` tokenizes the request too but keeps no offsets, so it is tokenized
+        // once more here for them (tens of microseconds against the inference's milliseconds); the
+        // token counts must agree, or the parts are embedded on their own.
         let encoding = model.tokenizer.encode(request, true).map_err(|e| Error::Embed(e.to_string()))?;
         let output = model.transform([request], None).map_err(|e| Error::Embed(e.to_string()))?;
         let batches = output.into_raw();
@@ -355,19 +346,13 @@ impl Embedder for FastEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| texts[i].len());
-        let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
-        let vectors = self.embed_sorted(&sorted)?;
-        let mut out = vec![Vec::new(); texts.len()];
-        for (v, &i) in vectors.into_iter().zip(&order) {
-            out[i] = v;
-        }
-        Ok(out)
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        in_length_order(&texts, |sorted| self.embed_sorted(sorted))
     }
 
-    /// Members with token outputs (MiniLM) read the parts from the request's one inference; members that
-    /// pool inside themselves (USE-m3, a tenth of the cost) embed each part on its own.
+    /// Each member reads the parts from the request's one inference (both members of the default ensemble
+    /// give token outputs); a member that pools inside itself, and a part past the model's length, are
+    /// embedded on their own.
     fn embed_in_context(&self, request: &str, parts: &[Part<'_>]) -> Result<Vec<Vec<f32>>> {
         let scale = 1.0 / (self.members.len() as f32).sqrt();
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); parts.len() + 1];
@@ -378,7 +363,7 @@ impl Embedder for FastEmbedder {
                 None => (0..=parts.len()).collect(),
             };
             let texts: Vec<&str> = missing.iter().map(|&i| if i == 0 { request } else { parts[i - 1].text }).collect();
-            let mut alone = Self::member_vectors(member, &texts)?.into_iter();
+            let mut alone = in_length_order(&texts, |sorted| member.embed_batched(sorted))?.into_iter();
             let mut vectors = read.unwrap_or_else(|| vec![None; parts.len() + 1]);
             for &i in &missing {
                 vectors[i] = alone.next().map(normalized);
@@ -431,6 +416,19 @@ fn batches<'a, 'b>(sorted: &'b [&'a str], most: usize) -> Vec<&'b [&'a str]> {
         start = end;
     }
     out
+}
+
+/// `embed` run over `texts` sorted by length (a batch is padded to its longest text), its vectors put back
+/// in `texts`' order.
+fn in_length_order(texts: &[&str], embed: impl FnOnce(&[&str]) -> Result<Vec<Vec<f32>>>) -> Result<Vec<Vec<f32>>> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
+    let mut out = vec![Vec::new(); texts.len()];
+    for (v, &i) in embed(&sorted)?.into_iter().zip(&order) {
+        out[i] = v;
+    }
+    Ok(out)
 }
 
 /// `v` scaled to length 1 (a zero vector stays zero).
