@@ -757,7 +757,9 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
     }
     let decision = Decision::for_index(index, embedder.model_id(), &config.fingerprint(), config.request_cut)?;
     let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
-    let profiles = Arc::new(Profiles::new(&snapshot));
+    let mut profiles = Profiles::new(&snapshot);
+    profiles.known_words = embedder.known_words();
+    let profiles = Arc::new(profiles);
     let pins = index.read_pin_hashes()?;
     let held = snapshot
         .tools

@@ -26,8 +26,9 @@ pub(crate) fn spelled_out(text: &str) -> Option<String> {
 }
 
 /// `text` with each word (a run of characters `in_word` accepts) that `replacement` has a replacement for
-/// replaced, everything else kept as is; `None` when nothing was replaced. Shared by the abbreviation
-/// pass and respelling.
+/// replaced, everything else kept as is; `None` when nothing was replaced. Words inside a URL, path, email
+/// address or identifier (`blog.rust-lang.org`, `src/lib.rs`, `transfer_funds`) are left alone: they are
+/// payload, not words to spell out or respell. Shared by the abbreviation pass and respelling.
 pub(crate) fn replace_words<'a>(
     text: &str,
     in_word: impl Fn(char) -> bool,
@@ -36,9 +37,10 @@ pub(crate) fn replace_words<'a>(
     let mut changed = false;
     let mut out = String::with_capacity(text.len() + 16);
     let mut word = String::new();
-    let mut flush = |word: &mut String, out: &mut String| {
+    let mut verbatim = false;
+    let mut flush = |word: &mut String, out: &mut String, verbatim: bool| {
         if !word.is_empty() {
-            match replacement(word) {
+            match replacement(word).filter(|_| !verbatim) {
                 Some(long) => {
                     out.push_str(long);
                     changed = true;
@@ -48,16 +50,30 @@ pub(crate) fn replace_words<'a>(
             word.clear();
         }
     };
-    for c in text.chars() {
+    let mut token_start = true;
+    for (at, c) in text.char_indices() {
+        if token_start && !c.is_whitespace() {
+            verbatim = looks_verbatim(text[at..].split(char::is_whitespace).next().unwrap_or_default());
+        }
+        token_start = c.is_whitespace();
         if in_word(c) {
             word.push(c);
         } else {
-            flush(&mut word, &mut out);
+            flush(&mut word, &mut out, verbatim);
             out.push(c);
         }
     }
-    flush(&mut word, &mut out);
+    flush(&mut word, &mut out, verbatim);
     changed.then_some(out)
+}
+
+/// A whitespace-delimited token that is a URL, path, email address or identifier rather than words.
+fn looks_verbatim(token: &str) -> bool {
+    let chars: Vec<char> = token.chars().collect();
+    token.contains("://")
+        || token.contains(['/', '@', '_', '\\'])
+        // A dot between two letters or digits: a host name or a file name (`example.com`, `notes.md`).
+        || chars.windows(3).any(|w| w[1] == '.' && w[0].is_alphanumeric() && w[2].is_alphanumeric())
 }
 
 #[cfg(test)]
@@ -73,5 +89,18 @@ mod tests {
         );
         assert_eq!(spelled_out("print the report"), None, "`pr` inside a word stays");
         assert_eq!(spelled_out("weather in Paris"), None);
+    }
+
+    #[test]
+    fn urls_paths_and_identifiers_are_left_alone() {
+        assert_eq!(spelled_out("summarize https://blog.rust-lang.org/2024/11/28/Rust-1.83.0.html"), None);
+        assert_eq!(spelled_out("open a PR for src/db.rs"), Some("open a pull request for src/db.rs".into()));
+        assert_eq!(
+            spelled_out("email ops@acme.org about the db"),
+            Some("email ops@acme.org about the database".into())
+        );
+        let upper = |w: &str| (w == "funds").then_some("FUNDS");
+        assert_eq!(replace_words("move 'transfer_funds' now", char::is_alphabetic, upper), None);
+        assert_eq!(replace_words("move funds now", char::is_alphabetic, upper).as_deref(), Some("move FUNDS now"));
     }
 }

@@ -100,6 +100,9 @@ pub(crate) struct Profiles {
     /// Every lowercase word of the catalog's names, descriptions and parameters, with its count: the
     /// dictionary misspelled request words are corrected against.
     words: HashMap<String, u32>,
+    /// Words the model knows (its tokenizer's whole words): a request word among them is a word of the
+    /// language, not a misspelling, though no tool uses it ("saying", "funds"), and is not respelled.
+    pub(crate) known_words: std::collections::HashSet<String>,
     /// The services of `services.txt` the catalog mentions anywhere.
     pub mentioned: crate::services::Mentioned,
 }
@@ -265,8 +268,11 @@ impl Profiles {
         crate::expand::replace_words(text, |c| c.is_ascii_alphabetic(), |word| self.correction(word))
     }
 
-    /// The catalog word `word` is most likely a misspelling of.
+    /// The catalog word `word` is most likely a misspelling of (none for a word the model knows).
     fn correction(&self, word: &str) -> Option<&str> {
+        if self.known_words.contains(&word.to_lowercase()) {
+            return None;
+        }
         closest_word(&self.words, word)
     }
 

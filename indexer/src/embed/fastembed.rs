@@ -376,6 +376,18 @@ impl Embedder for FastEmbedder {
         Ok(out)
     }
 
+    /// The first member's whole words (MiniLM's: 22.5K English words; a `##` piece is not a word).
+    fn known_words(&self) -> std::collections::HashSet<String> {
+        let Some(member) = self.members.first() else { return Default::default() };
+        let Ok(model) = member.session() else { return Default::default() };
+        model
+            .tokenizer
+            .get_vocab(false)
+            .into_keys()
+            .filter(|w| w.chars().all(|c| c.is_alphabetic() && !c.is_uppercase()))
+            .collect()
+    }
+
     /// Embeds a request's texts (its intents): with more than one session, each text on its own session
     /// at the same time (unpadded); else in one batch.
     fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {

@@ -78,6 +78,11 @@ impl Embedder for LazyEmbedder {
         self.model()?.embed_in_context(request, parts)
     }
 
+    /// Loads the model; none when it cannot be loaded.
+    fn known_words(&self) -> std::collections::HashSet<String> {
+        self.model().map(Embedder::known_words).unwrap_or_default()
+    }
+
     fn embed_queries(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
         if texts.is_empty() {
             return Ok(Vec::new());

@@ -47,6 +47,11 @@ pub trait Embedder: Send + Sync + std::fmt::Debug {
             std::iter::once(request.to_string()).chain(parts.iter().map(|p| p.text.to_string())).collect();
         self.embed_queries(&texts)
     }
+    /// The whole words the model's tokenizer has in its vocabulary (lowercase): words of the language it
+    /// was trained on, which a request may use though no tool does. Empty when the model has none.
+    fn known_words(&self) -> std::collections::HashSet<String> {
+        std::collections::HashSet::new()
+    }
 }
 
 /// A part of a request for [`Embedder::embed_in_context`].
