@@ -366,7 +366,7 @@ fn params_text(schema: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{alias_names, closest_word, joined_name};
+    use super::{Profiles, alias_names, closest_word, joined_name};
 
     #[test]
     fn a_server_is_named_by_the_service_in_its_name() {
@@ -389,6 +389,17 @@ mod tests {
         assert_eq!(closest_word(&words, "wether"), Some("weather"), "not the more frequent function word");
         assert_eq!(closest_word(&words, "Wetter"), None, "a first letter is kept");
         assert_eq!(closest_word(&words, "weather"), None, "a catalog word stands");
+    }
+
+    #[test]
+    fn a_word_the_model_knows_is_not_respelled() {
+        let words = [("saving", 4), ("search", 9), ("funds", 1)].into_iter().map(|(w, n)| (w.to_string(), n)).collect();
+        let mut p = Profiles { words, ..Profiles::default() };
+        assert_eq!(p.respell("saying hello").as_deref(), Some("saving hello"), "unknown to the model: respelled");
+        p.known_words = ["saying", "hello"].into_iter().map(String::from).collect();
+        assert_eq!(p.respell("saying hello"), None, "a word of the language stands");
+        assert_eq!(p.respell("Saying hello, serch").as_deref(), Some("Saying hello, search"), "a typo is still fixed");
+        assert_eq!(p.respell("call 'transfer_fands' now"), None, "an identifier is left alone");
     }
 
     #[test]

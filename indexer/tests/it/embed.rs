@@ -138,3 +138,15 @@ fn intents_read_in_context_come_from_the_request_s_one_inference() {
     let alone = model.embed_query(&long[tail..]).expect("embeds");
     assert!(cosine(&read[1], &alone) > 0.999, "a part the model never read is embedded alone");
 }
+
+#[test]
+fn the_model_knows_words_of_its_language_and_not_typos() {
+    let known = toolscout_test_support::embedder().known_words();
+    assert!(known.len() > 20_000, "MiniLM's whole words: {}", known.len());
+    for word in ["saying", "funds", "shirt", "weather", "search"] {
+        assert!(known.contains(word), "{word}");
+    }
+    for word in ["serch", "wikipeda", "wether", "calender", "##ing", "Saying"] {
+        assert!(!known.contains(word), "{word}");
+    }
+}
