@@ -67,13 +67,10 @@ pub(crate) fn replace_words<'a>(
     changed.then_some(out)
 }
 
-/// A whitespace-delimited token that is a URL, path, email address or identifier rather than words.
+/// A whitespace-delimited token that is a URL, path, email address, repository or channel (what
+/// `entities.rs` finds in requests), or an identifier (`snake_case`, a Windows path), rather than words.
 fn looks_verbatim(token: &str) -> bool {
-    let chars: Vec<char> = token.chars().collect();
-    token.contains("://")
-        || token.contains(['/', '@', '_', '\\'])
-        // A dot between two letters or digits: a host name or a file name (`example.com`, `notes.md`).
-        || chars.windows(3).any(|w| w[1] == '.' && w[0].is_alphanumeric() && w[2].is_alphanumeric())
+    crate::entities::in_request(token) != 0 || token.contains(['_', '\\'])
 }
 
 #[cfg(test)]
