@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 
 /// The table, compiled into the binary.
 const FAMILIES: &str = include_str!("families.txt");
+/// Two-word nouns whose first word is a verb (`merge request`), compiled into the binary.
+const NOUNS: &str = include_str!("nouns.txt");
 
 /// A family, by its row in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -73,6 +75,8 @@ pub struct Families {
     /// Surface form (one word, or two words joined by a space) → family.
     forms: HashMap<String, Family>,
     compatible: Vec<Vec<bool>>,
+    /// Two-word nouns (words joined by a space) whose first word would otherwise read as a verb.
+    nouns: std::collections::HashSet<String>,
 }
 
 impl std::fmt::Debug for Families {
@@ -84,11 +88,11 @@ impl std::fmt::Debug for Families {
 /// The built-in table.
 pub fn families() -> &'static Families {
     static TABLE: OnceLock<Families> = OnceLock::new();
-    TABLE.get_or_init(|| Families::parse(FAMILIES).expect("families.txt is checked by a test"))
+    TABLE.get_or_init(|| Families::parse(FAMILIES, NOUNS).expect("families.txt is checked by a test"))
 }
 
 impl Families {
-    fn parse(text: &str) -> Result<Families, String> {
+    fn parse(text: &str, nouns: &str) -> Result<Families, String> {
         let mut rows = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -143,7 +147,13 @@ impl Families {
                 }
             }
         }
-        Ok(Families { rows, forms, compatible })
+        let nouns = nouns
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        Ok(Families { rows, forms, compatible, nouns })
     }
 
     /// The family's name (`delete`, `send`, …).
@@ -210,13 +220,18 @@ impl Families {
         best
     }
 
-    /// Every action in `words` (lowercase), in order; two-word phrases win over their first word.
+    /// Every action in `words` (lowercase), in order; two-word phrases win over their first word, and a
+    /// two-word noun (`nouns.txt`: "merge request") shows none.
     pub fn actions(&self, words: &[&str]) -> Vec<Action> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < words.len() {
             if i + 1 < words.len() {
                 let phrase = format!("{} {}", words[i], words[i + 1]);
+                if self.nouns.contains(&phrase) {
+                    i += 2;
+                    continue;
+                }
                 if let Some(&family) = self.forms.get(&phrase) {
                     out.push(Action { family, verb: phrase, at: i, len: 2 });
                     i += 2;
@@ -396,8 +411,28 @@ mod tests {
     }
 
     #[test]
+    fn a_noun_that_begins_with_a_verb_shows_no_action() {
+        let t = families();
+        let of_tool = |name: &str| -> Vec<String> {
+            let w = words(&toolscout_indexer::split_name(name));
+            let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+            t.actions(&refs).iter().map(|a| t.name(a.family).to_string()).collect()
+        };
+        assert_eq!(of_tool("create_merge_request"), ["create"], "creates a merge request; does not merge");
+        assert_eq!(of_tool("merge_pull_request"), ["merge"], "merges; does not pull (download)");
+        assert_eq!(of_tool("get_pull_request"), ["get"]);
+        assert_eq!(of_tool("pull_image"), ["download"], "the verb alone still acts");
+        let f = |n: &str| t.by_name(n).expect("family");
+        assert_eq!(
+            t.agreement_of_sets(&[f("approve"), f("merge")], &[f("create")]),
+            Agreement::Conflict,
+            "approving and merging a merge request is not creating one"
+        );
+    }
+
+    #[test]
     fn a_form_in_two_families_is_refused() {
         let text = "a | read | | get | get x => get_x\nb | read | | get | get y => get_y\n";
-        assert!(Families::parse(text).expect_err("duplicate").contains("both"));
+        assert!(Families::parse(text, "").expect_err("duplicate").contains("both"));
     }
 }
