@@ -125,6 +125,10 @@ pub(crate) struct EngineArgs {
     /// whole request (to measure that).
     #[arg(long)]
     pub intents_alone: bool,
+    /// Let a request for an irreversible action (delete, cancel, revert, pay, refund) be answered with a
+    /// tool that does something else (to measure the guard).
+    #[arg(long)]
+    pub no_guard: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -177,6 +181,7 @@ impl EngineArgs {
         config.collapse_mirrors = !self.no_collapse_mirrors;
         config.unquoted_pass = !self.no_unquoted_pass;
         config.intents_in_context = !self.intents_alone;
+        config.irreversible_guard = !self.no_guard;
         Ok(config)
     }
 }

@@ -69,6 +69,9 @@ pub struct EngineConfig {
     /// A compound request's intents are read in the context of the whole request, from its one inference
     /// (off: each intent embedded on its own, as it was).
     pub intents_in_context: bool,
+    /// A request for an irreversible action is never answered with a tool that does another action or acts
+    /// on another object (`guard.rs`; off: to measure it).
+    pub irreversible_guard: bool,
 }
 
 impl Default for EngineConfig {
@@ -89,6 +92,7 @@ impl Default for EngineConfig {
             collapse_mirrors: true,
             unquoted_pass: true,
             intents_in_context: true,
+            irreversible_guard: true,
         }
     }
 }
@@ -503,6 +507,7 @@ impl Engine {
             hinted: &p.hinted,
             depth: self.config.rerank_depth,
             per_server: self.config.max_per_server,
+            guard: self.config.irreversible_guard,
         };
         score(&scoring, &p.passes, &p.analyses, &p.candidates)
     }

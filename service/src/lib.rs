@@ -18,6 +18,7 @@ mod error;
 mod expand;
 mod features;
 mod fusion;
+mod guard;
 mod intents;
 mod language;
 mod listen;

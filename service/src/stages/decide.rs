@@ -42,7 +42,8 @@ pub(crate) fn decide(
     limit: usize,
 ) -> Verdict {
     let Request { named, missing_service, foreign } = request;
-    let best = candidates.iter().map(Candidate::confidence).fold(f32::MIN, f32::max);
+    // What the guard bars counts for nothing here (`Candidate::cleared`).
+    let best = candidates.iter().map(Candidate::cleared).fold(f32::MIN, f32::max);
     // A request for a service the catalog never mentions is not served by another service's look-alike.
     let found = named > 0 || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign));
     if !found {
@@ -52,11 +53,15 @@ pub(crate) fn decide(
     // through a rejected tool's place.
     let room = limit.saturating_sub(named);
     let mut delivered: Vec<usize> =
-        order.iter().copied().take(room).filter(|&c| decision.keeps(candidates[c].confidence(), best)).collect();
+        order.iter().copied().take(room).filter(|&c| decision.keeps(candidates[c].cleared(), best)).collect();
     if delivered.is_empty() && named == 0 {
         // A found answer always carries its best tool (possible only when the tool cut is above the
-        // request cut).
-        delivered.extend(order.iter().copied().take(1.min(room)));
+        // request cut), never one the guard bars.
+        delivered.extend(order.iter().copied().take(room).filter(|&c| candidates[c].cleared() > 0.0).take(1));
+        if delivered.is_empty() {
+            // Every place the answer has holds a tool the guard bars.
+            return Verdict { found: false, delivered, closest: order.iter().copied().take(CLOSEST).collect() };
+        }
     }
     Verdict { found, delivered, closest: Vec::new() }
 }

@@ -34,12 +34,21 @@ pub struct Candidate {
     pub best_pass: usize,
     /// Its features in that pass.
     pub features: crate::Features,
+    /// Per pass: the irreversible-action guard (`guard.rs`) bars it from being delivered for that pass.
+    pub guarded: Vec<bool>,
 }
 
 impl Candidate {
     /// Its probability in its best pass.
     pub fn confidence(&self) -> f32 {
         self.probability[self.best_pass]
+    }
+
+    /// Its best probability among the passes where the guard does not bar it (0 where it bars every one):
+    /// what the decision delivers by. [`Candidate::confidence`] still orders the answer, so a barred near
+    /// miss can be offered as `closest`.
+    pub fn cleared(&self) -> f32 {
+        self.probability.iter().zip(&self.guarded).filter(|(_, g)| !**g).map(|(p, _)| *p).fold(0.0, f32::max)
     }
 
     /// Its fused score in its best pass.

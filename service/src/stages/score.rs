@@ -26,6 +26,8 @@ pub(crate) struct Scoring<'a> {
     /// The per-server cap of answers (0: none): a pass's pool takes at most twice that from one server,
     /// so fifty near-copies from one server cannot crowd everyone else out of the pool.
     pub per_server: usize,
+    /// Apply the irreversible-action guard (`guard.rs`); off only to measure it.
+    pub guard: bool,
 }
 
 /// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
@@ -112,7 +114,8 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
             let best_pass =
                 (0..probability.len()).fold(0, |b, pi| if probability[pi] > probability[b] { pi } else { b });
             let features = rows[at.start + best_pass];
-            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features }
+            let guarded = analyses.iter().map(|a| s.guard && crate::guard::guards(a, s.profiles, t, server)).collect();
+            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features, guarded }
         })
         .collect()
 }

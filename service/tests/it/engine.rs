@@ -82,6 +82,40 @@ fn a_service_the_catalog_lacks_is_not_found_and_named() {
     assert!(names(&answer).iter().any(|(s, _)| s == "slack"), "{:?}", names(&answer));
 }
 
+/// A request for an irreversible action is not answered with the connected service's tool that does
+/// something else (`guard.rs`): Slack's reference server can post but not delete a message. The answer is
+/// `not_found`, says so, and offers the near miss as closest. Without the guard the same request is
+/// answered `found` with `slack_post_message`, which an agent might call.
+#[test]
+fn an_irreversible_request_is_not_answered_with_another_action() {
+    for (query, service, action, closest) in [
+        ("delete that message in slack #general", "slack", "delete message", "slack_post_message"),
+        ("delete issue 42 in the github repo octo/app", "github", "delete issue", "update_issue"),
+    ] {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
+        let reason = answer.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!("{service} is connected, but none of its tools can {action}")),
+            "{query}: {reason}"
+        );
+        assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
+        let unguarded = toolscout_service::Engine::with_embedder(
+            &crate::support::index_dir(),
+            crate::support::embedder(),
+            toolscout_service::EngineConfig { irreversible_guard: false, ..Default::default() },
+        )
+        .expect("engine")
+        .search(&DiscoverParams::new(query))
+        .expect("search");
+        assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
+        assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
+    }
+    // What the service can do is still found.
+    let answer = ask("post a message to the #general channel on Slack");
+    assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+}
+
 #[test]
 fn an_exact_tool_name_comes_first() {
     for (query, server, tool) in [
