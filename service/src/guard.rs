@@ -15,12 +15,13 @@
 
 use crate::actions::{Agreement, EffectClass, families};
 use crate::analysis::Analysis;
-use crate::profile::{Profiles, TermId};
+use crate::profile::{Profiles, STOP, TermId};
 
 /// Whether the tool `tool` of the server `server` must not be delivered for `request`. It must not when:
 /// - the request asks for an action other than reading on services it names, `server` is not one of them,
 ///   and neither the tool nor its server mentions them (ms365 may mention Outlook; Gitee does not mention
-///   GitLab); or
+///   GitLab) — a server counts as named only through a word that is neither a request filler nor a verb;
+///   or
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
@@ -29,11 +30,30 @@ pub(crate) fn guards(request: &Analysis, profiles: &Profiles, tool: usize, serve
     let table = families();
     let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
     let acts = request.families.iter().any(|&f| table.class(f) != EffectClass::Read);
-    if acts && !request.named_servers.is_empty() && !request.named_servers.contains(&server) {
+    // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
+    // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names a
+    // server here.
+    let named: Vec<usize> = request
+        .named_servers
+        .iter()
+        .copied()
+        .filter(|&n| {
+            let named = &profiles.servers[n];
+            let names = |w: &TermId| {
+                let word = profiles.term(*w);
+                request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
+            };
+            let by_service = !named.service.is_empty()
+                && named.service.iter().all(|w| request.known.contains(w))
+                && named.service.iter().any(names);
+            by_service || named.aliases.iter().any(names)
+        })
+        .collect();
+    if acts && !named.is_empty() && !named.contains(&server) {
         let mentions = |id: &TermId| {
             t.name.contains(id) || t.description.contains(id) || t.params.contains(id) || s.terms.contains(id)
         };
-        let mentioned = request.named_servers.iter().any(|&n| {
+        let mentioned = named.iter().any(|&n| {
             let named = &profiles.servers[n];
             named.service.iter().all(mentions) || named.aliases.iter().any(mentions)
         });
@@ -89,6 +109,9 @@ mod tests {
     /// Servers by their service word, and the tools of each.
     fn catalog(servers: &[(TermId, &[Tool<'_>])]) -> Profiles {
         let mut p = Profiles::default();
+        for i in 0..32 {
+            assert_eq!(p.intern(&format!("w{i}")), i, "term ids are the numbers the tests use");
+        }
         for &(word, tools) in servers {
             p.servers.push(ServerProfile { terms: set(&[word]), service: vec![word], ..Default::default() });
             for &(actions, object, words) in tools {
@@ -117,6 +140,14 @@ mod tests {
         assert!(!guards(&merge_on_gitlab, &p, 0, 0), "GitLab's own tool");
         // A tool that mentions the named service is left to the decision: ms365 works on Outlook.
         assert!(!guards(&request(&["create"], &[4, 11], &[3]), &p, 2, 2));
+        // A server called by a request filler is not named ("run … SELECT now()" is not about `Now`).
+        let mut p = p;
+        let now = p.intern("now");
+        p.servers[1].service = vec![now];
+        assert!(!guards(&request(&["run"], &[now], &[1]), &p, 0, 0));
+        let create = p.intern("creat");
+        p.servers[1].service = vec![create];
+        assert!(!guards(&request(&["run"], &[create], &[1]), &p, 0, 0), "`MCP Create` is not named by created_at");
         // Reading, or a request naming no service: left to the decision.
         assert!(!guards(&request(&["search"], &[1], &[0]), &p, 1, 1));
         assert!(!guards(&request(&[], &[1], &[0]), &p, 1, 1));

@@ -224,7 +224,7 @@ impl Profiles {
         p
     }
 
-    fn intern(&mut self, term: &str) -> TermId {
+    pub(crate) fn intern(&mut self, term: &str) -> TermId {
         if let Some(&id) = self.vocab.get(term) {
             return id;
         }

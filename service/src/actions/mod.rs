@@ -77,6 +77,8 @@ pub struct Families {
     compatible: Vec<Vec<bool>>,
     /// Two-word nouns (words joined by a space) whose first word would otherwise read as a verb.
     nouns: std::collections::HashSet<String>,
+    /// Every one-word verb form, stemmed as the analyzer stems (`creat`, `delet`).
+    stems: std::collections::HashSet<String>,
 }
 
 impl std::fmt::Debug for Families {
@@ -153,7 +155,13 @@ impl Families {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
-        Ok(Families { rows, forms, compatible, nouns })
+        let stems = forms.keys().filter(|f| !f.contains(' ')).flat_map(|f| toolscout_indexer::terms(f)).collect();
+        Ok(Families { rows, forms, compatible, nouns, stems })
+    }
+
+    /// Whether `term` (a stemmed term) is the stem of a verb of the table.
+    pub fn is_verb_stem(&self, term: &str) -> bool {
+        self.stems.contains(term)
     }
 
     /// The family's name (`delete`, `send`, …).
