@@ -125,8 +125,9 @@ pub(crate) struct EngineArgs {
     /// whole request (to measure that).
     #[arg(long)]
     pub intents_alone: bool,
-    /// Let a request for an irreversible action (delete, cancel, revert, pay, refund) be answered with a
-    /// tool that does something else (to measure the guard).
+    /// Turn the guard off (to measure it): deliver another service's tool for a request that acts on a
+    /// named one, or a tool that does something else for an irreversible request (delete, cancel, revert,
+    /// pay, refund).
     #[arg(long)]
     pub no_guard: bool,
     #[command(flatten)]
@@ -181,7 +182,7 @@ impl EngineArgs {
         config.collapse_mirrors = !self.no_collapse_mirrors;
         config.unquoted_pass = !self.no_unquoted_pass;
         config.intents_in_context = !self.intents_alone;
-        config.irreversible_guard = !self.no_guard;
+        config.guard = !self.no_guard;
         Ok(config)
     }
 }

@@ -69,9 +69,10 @@ pub struct EngineConfig {
     /// A compound request's intents are read in the context of the whole request, from its one inference
     /// (off: each intent embedded on its own, as it was).
     pub intents_in_context: bool,
-    /// A request for an irreversible action is never answered with a tool that does another action or acts
-    /// on another object (`guard.rs`; off: to measure it).
-    pub irreversible_guard: bool,
+    /// Bar tools that would act on the wrong thing (`guard.rs`): another service's tool for a request that
+    /// acts on a named one, another action or another deleted thing for an irreversible request (off: to
+    /// measure it).
+    pub guard: bool,
 }
 
 impl Default for EngineConfig {
@@ -92,7 +93,7 @@ impl Default for EngineConfig {
             collapse_mirrors: true,
             unquoted_pass: true,
             intents_in_context: true,
-            irreversible_guard: true,
+            guard: true,
         }
     }
 }
@@ -507,7 +508,7 @@ impl Engine {
             hinted: &p.hinted,
             depth: self.config.rerank_depth,
             per_server: self.config.max_per_server,
-            guard: self.config.irreversible_guard,
+            guard: self.config.guard,
         };
         score(&scoring, &p.passes, &p.analyses, &p.candidates)
     }

@@ -13,11 +13,13 @@
 //! recall on the dev sets. The guard is a rule for the cases where a wrong tool costs the most. Pure code,
 //! no I/O.
 
-use crate::actions::{Agreement, EffectClass, families};
+use crate::actions::{Agreement, EffectClass, Family, families};
 use crate::analysis::Analysis;
 use crate::profile::{Profiles, STOP, TermId};
 
-/// Whether the tool `tool` of the server `server` must not be delivered for `request`. It must not when:
+/// The guard for one pass: what it reads of the request, worked out once for all candidates.
+///
+/// A tool of the server `server` must not be delivered for the request when:
 /// - the request asks for an action other than reading on services it names, `server` is not one of them,
 ///   and neither the tool nor its server mentions them (ms365 may mention Outlook; Gitee does not mention
 ///   GitLab) — a server counts as named only through a word that is neither a request filler nor a verb;
@@ -26,65 +28,90 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
 ///   that runs whatever it is given (the `run` family: `execute_sql`), is not barred.
-pub(crate) fn guards(request: &Analysis, profiles: &Profiles, tool: usize, server: usize) -> bool {
-    let table = families();
-    let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
-    let acts = request.families.iter().any(|&f| table.class(f) != EffectClass::Read);
-    // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
-    // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names a
-    // server here.
-    let named: Vec<usize> = request
-        .named_servers
-        .iter()
-        .copied()
-        .filter(|&n| {
-            let named = &profiles.servers[n];
-            let names = |w: &TermId| {
-                let word = profiles.term(*w);
-                request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
-            };
-            let by_service = !named.service.is_empty()
-                && named.service.iter().all(|w| request.known.contains(w))
-                && named.service.iter().any(names);
-            by_service || named.aliases.iter().any(names)
-        })
-        .collect();
-    if acts && !named.is_empty() && !named.contains(&server) {
-        let mentions = |id: &TermId| {
-            t.name.contains(id) || t.description.contains(id) || t.params.contains(id) || s.terms.contains(id)
+pub(crate) struct Guard<'a> {
+    request: &'a Analysis,
+    profiles: &'a Profiles,
+    /// The servers the request acts on by name (empty when it only reads or names none).
+    named: Vec<usize>,
+    /// Its irreversible actions.
+    irreversible: Vec<Family>,
+}
+
+impl<'a> Guard<'a> {
+    /// The guard for `request`.
+    pub(crate) fn new(request: &'a Analysis, profiles: &'a Profiles) -> Guard<'a> {
+        let table = families();
+        let acts = request.families.iter().any(|&f| table.class(f) != EffectClass::Read);
+        // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
+        // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names
+        // a server here.
+        let names = |w: &TermId| {
+            let word = profiles.term(*w);
+            request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
         };
-        let mentioned = named.iter().any(|&n| {
-            let named = &profiles.servers[n];
-            named.service.iter().all(mentions) || named.aliases.iter().any(mentions)
-        });
-        if !mentioned {
+        let named = if acts {
+            request
+                .named_servers
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    let named = &profiles.servers[n];
+                    let by_service = !named.service.is_empty()
+                        && named.service.iter().all(|w| request.known.contains(w))
+                        && named.service.iter().any(names);
+                    by_service || named.aliases.iter().any(names)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let irreversible =
+            request.families.iter().copied().filter(|&f| table.class(f) == EffectClass::Irreversible).collect();
+        Guard { request, profiles, named, irreversible }
+    }
+
+    /// Whether the tool `tool` of the server `server` must not be delivered.
+    pub(crate) fn bars(&self, tool: usize, server: usize) -> bool {
+        let (request, profiles, table) = (self.request, self.profiles, families());
+        let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
+        if !self.named.is_empty() && !self.named.contains(&server) {
+            let mentions = |id: &TermId| {
+                t.name.contains(id) || t.description.contains(id) || t.params.contains(id) || s.terms.contains(id)
+            };
+            let mentioned = self.named.iter().any(|&n| {
+                let named = &profiles.servers[n];
+                named.service.iter().all(mentions) || named.aliases.iter().any(mentions)
+            });
+            if !mentioned {
+                return true;
+            }
+        }
+        if self.irreversible.is_empty() || t.actions.is_empty() {
+            return false;
+        }
+        if t.actions.iter().any(|&f| table.name(f) == "run") {
+            return false;
+        }
+        if table.agreement_of_sets(&request.families, &t.actions) == Agreement::Conflict {
             return true;
         }
+        // (b) is for deleting only: the other irreversible actions name their object by an id or not at all
+        // ("cancel sub_1Oz…", "buy 10 INFY"), and a tool's object read from its name is often a leftover
+        // word (`place_order`: `place`).
+        let deletes = t.actions.iter().any(|&a| self.irreversible.contains(&a) && table.name(a) == "delete");
+        let object_missed = !t.object.is_empty() && !t.object.iter().any(|o| request.known.contains(o));
+        deletes && object_missed
     }
-    let irreversible: Vec<_> =
-        request.families.iter().copied().filter(|&f| table.class(f) == EffectClass::Irreversible).collect();
-    if irreversible.is_empty() || t.actions.is_empty() {
-        return false;
-    }
-    if t.actions.iter().any(|&f| table.name(f) == "run") {
-        return false;
-    }
-    if table.agreement_of_sets(&request.families, &t.actions) == Agreement::Conflict {
-        return true;
-    }
-    // (b) is for deleting only: the other irreversible actions name their object by an id or not at all
-    // ("cancel sub_1Oz…", "buy 10 INFY"), and a tool's object read from its name is often a leftover word
-    // (`place_order`: `place`).
-    let does_it = t.actions.iter().any(|&a| irreversible.contains(&a) && table.name(a) == "delete");
-    let object_missed = !t.object.is_empty() && !t.object.iter().any(|o| request.known.contains(o));
-    does_it && object_missed
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::actions::Family;
     use crate::profile::{ServerProfile, TermSet, ToolProfile};
+
+    fn guards(request: &Analysis, profiles: &Profiles, tool: usize, server: usize) -> bool {
+        Guard::new(request, profiles).bars(tool, server)
+    }
 
     fn family(name: &str) -> Family {
         families().by_name(name).expect("family")

@@ -34,7 +34,7 @@ pub struct Candidate {
     pub best_pass: usize,
     /// Its features in that pass.
     pub features: crate::Features,
-    /// Per pass: the irreversible-action guard (`guard.rs`) bars it from being delivered for that pass.
+    /// Per pass: the guard (`guard.rs`) bars it from being delivered for that pass.
     pub guarded: Vec<bool>,
 }
 

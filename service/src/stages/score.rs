@@ -13,6 +13,7 @@ use crate::analysis::Analysis;
 use crate::decision::Decision;
 use crate::features::{Measured, features, fused};
 use crate::fusion::{FusionWeights, Signals};
+use crate::guard::Guard;
 use crate::profile::Profiles;
 
 /// Everything scoring reads.
@@ -26,7 +27,7 @@ pub(crate) struct Scoring<'a> {
     /// The per-server cap of answers (0: none): a pass's pool takes at most twice that from one server,
     /// so fifty near-copies from one server cannot crowd everyone else out of the pool.
     pub per_server: usize,
-    /// Apply the irreversible-action guard (`guard.rs`); off only to measure it.
+    /// Apply the guard (`guard.rs`); off only to measure it.
     pub guard: bool,
 }
 
@@ -103,6 +104,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
         }
     }
     let probabilities = s.decision.probabilities(&rows);
+    let guards: Vec<Option<Guard<'_>>> = analyses.iter().map(|a| s.guard.then(|| Guard::new(a, s.profiles))).collect();
     kept.iter()
         .enumerate()
         .map(|(k, &(ci, t))| {
@@ -114,7 +116,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
             let best_pass =
                 (0..probability.len()).fold(0, |b, pi| if probability[pi] > probability[b] { pi } else { b });
             let features = rows[at.start + best_pass];
-            let guarded = analyses.iter().map(|a| s.guard && crate::guard::guards(a, s.profiles, t, server)).collect();
+            let guarded = guards.iter().map(|g| g.as_ref().is_some_and(|g| g.bars(t, server))).collect();
             Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features, guarded }
         })
         .collect()

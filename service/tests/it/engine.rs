@@ -103,7 +103,7 @@ fn an_irreversible_request_is_not_answered_with_another_action() {
         let unguarded = toolscout_service::Engine::with_embedder(
             &crate::support::index_dir(),
             crate::support::embedder(),
-            toolscout_service::EngineConfig { irreversible_guard: false, ..Default::default() },
+            toolscout_service::EngineConfig { guard: false, ..Default::default() },
         )
         .expect("engine")
         .search(&DiscoverParams::new(query))
