@@ -8,6 +8,31 @@ use toolscout_indexer::terms;
 use crate::actions::{Action, Family, families, request_actions, words};
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
+/// Prepositions: they end what an action acts on ("roll back my app *to* the previous release").
+const PREPOSITIONS: [&str; 17] = [
+    "in", "on", "to", "from", "for", "at", "with", "by", "into", "onto", "via", "using", "within", "since", "after",
+    "before", "until",
+];
+
+/// Conjunctions: they end what an action acts on once it has a word ("delete the file *and* tell Bob"), and
+/// are passed over before ("approve *and* merge the request").
+const CONJUNCTIONS: [&str; 5] = ["and", "but", "then", "so", "because"];
+
+/// What the words after an action name as its object, for explanations: up to four words, without
+/// determiners, up to a preposition or a conjunction.
+fn object_of(after: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in after.iter().map(String::as_str) {
+        if PREPOSITIONS.contains(&w) || (CONJUNCTIONS.contains(&w) && !out.is_empty()) || out.len() == 4 {
+            break;
+        }
+        if !CONJUNCTIONS.contains(&w) && !["a", "an", "the", "my", "that", "this", "our", "your", "some"].contains(&w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
 /// One request (or one intent of it), analysed against a snapshot's profiles.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Analysis {
@@ -57,13 +82,7 @@ impl Analysis {
             })
             .collect();
         let object_words = match &action {
-            Some(a) => raw
-                .iter()
-                .skip(a.at + a.len)
-                .filter(|w| !["a", "an", "the", "my", "that", "this", "our", "your", "some"].contains(&w.as_str()))
-                .take(4)
-                .cloned()
-                .collect(),
+            Some(a) => object_of(&raw[(a.at + a.len).min(raw.len())..]),
             None => Vec::new(),
         };
         let named_servers = profiles.named_servers(&known);
@@ -92,5 +111,21 @@ impl Analysis {
     /// Total weight of the content terms.
     pub(crate) fn weight(&self) -> f32 {
         self.content.iter().map(|(_, _, w)| w).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_an_action_acts_on_ends_at_a_preposition() {
+        let object = |text: &str| Analysis::new(text, &Profiles::default()).object_words;
+        assert_eq!(object("roll back my heroku app to the previous release"), ["heroku", "app"]);
+        assert_eq!(object("void invoice in_1Q2xYzAbC on stripe"), ["invoice"]);
+        assert_eq!(object("delete that message in slack #general"), ["message"]);
+        assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);
+        assert_eq!(object("delete the file and tell Bob"), ["file"]);
+        assert_eq!(object("approve and merge the gitlab merge request"), ["merge", "gitlab", "merge", "request"]);
     }
 }
