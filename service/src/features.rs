@@ -99,12 +99,7 @@ pub(crate) fn features(
     let cover_description = cover(&|id| tool.description.contains(&id));
     let cover_params = cover(&|id| tool.params.contains(&id));
     let cover_server = cover(&|id| server.terms.contains(&id));
-    let cover_any = cover(&|id| {
-        tool.name.contains(&id)
-            || tool.description.contains(&id)
-            || tool.params.contains(&id)
-            || server.terms.contains(&id)
-    });
+    let cover_any = cover(&|id| tool.mentions(server, &id));
     let object_cover = if tool.object.is_empty() {
         0.0
     } else {

@@ -75,9 +75,7 @@ impl<'a> Guard<'a> {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
         if !self.named.is_empty() && !self.named.contains(&server) {
-            let mentions = |id: &TermId| {
-                t.name.contains(id) || t.description.contains(id) || t.params.contains(id) || s.terms.contains(id)
-            };
+            let mentions = |id: &TermId| t.mentions(s, id);
             let mentioned = self.named.iter().any(|&n| {
                 let named = &profiles.servers[n];
                 named.service.iter().all(mentions) || named.aliases.iter().any(mentions)

@@ -71,6 +71,13 @@ pub(crate) struct ToolProfile {
     pub object: Vec<TermId>,
 }
 
+impl ToolProfile {
+    /// Whether the tool's name, description or parameters, or its server's words, use the term `id`.
+    pub(crate) fn mentions(&self, server: &ServerProfile, id: &TermId) -> bool {
+        self.name.contains(id) || self.description.contains(id) || self.params.contains(id) || server.terms.contains(id)
+    }
+}
+
 /// What the scoring stage knows of one server's words.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ServerProfile {
