@@ -52,12 +52,13 @@ pub(crate) fn decide(
     // Only the places the answer has: a tool the per-server cap pushed out of them does not come back in
     // through a rejected tool's place.
     let room = limit.saturating_sub(named);
-    let mut delivered: Vec<usize> =
-        order.iter().copied().take(room).filter(|&c| decision.keeps(candidates[c].cleared(), best)).collect();
+    // A tool the guard bars is never delivered, whatever the tool cut (a cut of 0 keeps every probability).
+    let deliverable = |c: usize| !candidates[c].barred() && decision.keeps(candidates[c].cleared(), best);
+    let mut delivered: Vec<usize> = order.iter().copied().take(room).filter(|&c| deliverable(c)).collect();
     if delivered.is_empty() && named == 0 {
         // A found answer always carries its best tool (possible only when the tool cut is above the
         // request cut), never one the guard bars.
-        delivered.extend(order.iter().copied().take(room).filter(|&c| candidates[c].cleared() > 0.0).take(1));
+        delivered.extend(order.iter().copied().take(room).filter(|&c| !candidates[c].barred()).take(1));
         if delivered.is_empty() {
             // Every place the answer has holds a tool the guard bars.
             return Verdict { found: false, delivered, closest: order.iter().copied().take(CLOSEST).collect() };
@@ -116,4 +117,35 @@ pub(crate) fn reason(
         ));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(tool: usize, probability: f32, guarded: bool) -> Candidate {
+        Candidate {
+            tool,
+            server: 0,
+            fused: vec![probability],
+            probability: vec![probability],
+            best_pass: 0,
+            features: [0.0; crate::FEATURES.len()],
+            guarded: vec![guarded],
+        }
+    }
+
+    #[test]
+    fn a_tool_the_guard_bars_is_never_delivered() {
+        let decision = Decision::built_in();
+        assert_eq!(decision.tool_cut(), 0.0, "the built-in cut keeps every probability: the case that matters");
+        let candidates = [candidate(0, 0.9, true), candidate(1, 0.5, false), candidate(2, 0.4, true)];
+        let verdict = decide(&candidates, &[0, 1, 2], Request::default(), &decision, 5);
+        assert!(verdict.found);
+        assert_eq!(verdict.delivered, [1], "the barred near misses are left out, though they score higher");
+        // Every tool barred: not found, and the near misses are offered as closest.
+        let verdict = decide(&candidates[..1], &[0], Request::default(), &decision, 5);
+        assert!(!verdict.found);
+        assert_eq!(verdict.closest, [0]);
+    }
 }

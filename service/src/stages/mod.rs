@@ -51,6 +51,11 @@ impl Candidate {
         self.probability.iter().zip(&self.guarded).filter(|(_, g)| !**g).map(|(p, _)| *p).fold(0.0, f32::max)
     }
 
+    /// The guard bars it in every pass: it is never delivered.
+    pub fn barred(&self) -> bool {
+        !self.guarded.is_empty() && self.guarded.iter().all(|&g| g)
+    }
+
     /// Its fused score in its best pass.
     pub fn score(&self) -> f32 {
         self.fused[self.best_pass]
