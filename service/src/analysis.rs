@@ -5,13 +5,13 @@ use std::collections::HashSet;
 
 use toolscout_indexer::terms;
 
-use crate::actions::{Action, Family, families, request_actions, words};
+use crate::actions::{Action, EffectClass, Family, families, request_actions, request_words};
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
 /// Prepositions: they end what an action acts on ("roll back my app *to* the previous release").
-const PREPOSITIONS: [&str; 17] = [
+const PREPOSITIONS: [&str; 18] = [
     "in", "on", "to", "from", "for", "at", "with", "by", "into", "onto", "via", "using", "within", "since", "after",
-    "before", "until",
+    "before", "until", "as",
 ];
 
 /// Conjunctions: they end what an action acts on once it has a word ("delete the file *and* tell Bob"), and
@@ -28,6 +28,32 @@ fn object_of(after: &[String]) -> Vec<String> {
         }
         if !CONJUNCTIONS.contains(&w) && !["a", "an", "the", "my", "that", "this", "our", "your", "some"].contains(&w) {
             out.push(w.to_string());
+        }
+    }
+    // Cut at four words, it may end in "of" ("update user profile of"): that word names nothing.
+    if out.last().is_some_and(|w| w == "of") {
+        out.pop();
+    }
+    out
+}
+
+/// The servers of `named` that `words` (a request's words, as `request_words` gives them) name in the
+/// clause of an action other than reading, each with that action's family (once per pair).
+fn acted_on(named: &[usize], actions: &[Action], words: &[String], profiles: &Profiles) -> Vec<(usize, Family)> {
+    let table = families();
+    let Some(first) = actions.first() else { return Vec::new() };
+    let mut out = Vec::new();
+    for &n in named {
+        let server = &profiles.servers[n];
+        for (i, w) in words.iter().enumerate() {
+            let names = terms(w)
+                .iter()
+                .filter_map(|t| profiles.id(t))
+                .any(|id| server.service.contains(&id) || server.aliases.contains(&id));
+            let action = actions.iter().rev().find(|a| a.at <= i).unwrap_or(first);
+            if names && table.class(action.family) != EffectClass::Read && !out.contains(&(n, action.family)) {
+                out.push((n, action.family));
+            }
         }
     }
     out
@@ -52,6 +78,13 @@ pub(crate) struct Analysis {
     pub object_words: Vec<String>,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
+    /// Those of `named_servers` it names where it acts (not only reads), each with that action's family: in
+    /// the clause of an action that is not reading ("merge the *gitlab* merge request"; not "pull revenue
+    /// from *snowflake* and chart it"). The clause of an action runs from its verb to the next verb; words
+    /// before the first verb are the first verb's.
+    pub acted_on: Vec<(usize, Family)>,
+    /// The services of `services.txt` it names, connected or not.
+    pub services: Vec<crate::services::Service>,
     /// The kinds of entity it mentions (`entities.rs`).
     pub entity_kinds: u8,
     /// The services of `services.txt` it names that the catalog never mentions.
@@ -62,7 +95,7 @@ impl Analysis {
     /// Analyses `text`.
     pub(crate) fn new(text: &str, profiles: &Profiles) -> Analysis {
         let table = families();
-        let raw = words(text);
+        let raw = request_words(text);
         let all_actions = request_actions(table, text);
         let action = all_actions.first().cloned();
         let mut families_seen: Vec<Family> = all_actions.iter().map(|a| a.family).collect();
@@ -89,8 +122,10 @@ impl Analysis {
         let implied_read = families_seen.is_empty();
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
+        let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
         let table = crate::services::services();
-        let missing_services = if table.named_in(text).iter().any(|&s| profiles.mentioned.contains(s)) {
+        let services = table.named_in(text);
+        let missing_services = if services.iter().any(|&s| profiles.mentioned.contains(s)) {
             Vec::new()
         } else {
             table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
@@ -103,6 +138,8 @@ impl Analysis {
             implied_read,
             object_words,
             named_servers,
+            acted_on,
+            services,
             entity_kinds,
             missing_services,
         }
@@ -126,6 +163,34 @@ mod tests {
         assert_eq!(object("delete that message in slack #general"), ["message"]);
         assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
+        assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
+        assert_eq!(object("update the slack user profile of maya"), ["slack", "user", "profile"]);
+        assert_eq!(object("delete the list of users"), ["list", "of", "users"]);
         assert_eq!(object("approve and merge the gitlab merge request"), ["merge", "gitlab", "merge", "request"]);
+        // Positions count the words actions are read from: an address before the verb moves nothing.
+        assert_eq!(object("ops@acme.com: delete the old build logs"), ["old", "build", "logs"]);
+    }
+
+    #[test]
+    fn a_service_is_acted_on_where_an_action_other_than_reading_names_it() {
+        let mut p = Profiles::default();
+        for name in ["snowflake", "gitlab", "sentry"] {
+            let id = p.intern(&terms(name)[0]);
+            p.servers.push(crate::profile::ServerProfile { service: vec![id], ..Default::default() });
+        }
+        let acted = |text: &str| {
+            let actions = request_actions(families(), text);
+            let acted = acted_on(&[0, 1, 2], &actions, &request_words(text), &p);
+            acted.into_iter().map(|(n, f)| (n, families().name(f))).collect::<Vec<_>>()
+        };
+        assert!(acted("pull last month's revenue by region from snowflake and chart it").is_empty(), "read there");
+        assert_eq!(acted("approve and merge the gitlab merge request"), [(1, "merge")]);
+        assert_eq!(
+            acted("pull the details of sentry issue 991 and open a gitlab issue"),
+            [(1, "open")],
+            "sentry is read"
+        );
+        assert_eq!(acted("in gitlab, close issue 4"), [(1, "close")], "before the first verb: the first verb's");
+        assert!(acted("what is in snowflake").is_empty(), "no action: nothing acted on");
     }
 }

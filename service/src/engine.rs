@@ -763,9 +763,7 @@ fn load(index: &IndexDir, embedder: &dyn Embedder, config: &EngineConfig) -> Res
     }
     let decision = Decision::for_index(index, embedder.model_id(), &config.fingerprint(), config.request_cut)?;
     let names = Arc::new(NameIndex::new(&snapshot.servers, &snapshot.tools));
-    let mut profiles = Profiles::new(&snapshot);
-    profiles.known_words = embedder.known_words();
-    let profiles = Arc::new(profiles);
+    let profiles = Arc::new(Profiles::new(&snapshot, embedder.known_words()));
     let pins = index.read_pin_hashes()?;
     let held = snapshot
         .tools

@@ -1,8 +1,11 @@
 //! The guard: tools that must not be delivered for a request however close they score, because calling
-//! them would act on the wrong thing. Two rules:
+//! them would act on the wrong thing. Three rules:
 //! - A request to act on a service it names (any action but reading) is not served by another service's
 //!   tool: `merge_pull` of Gitee does not merge a GitLab merge request, TickTick's `delete_project` does not
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
+//! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
+//!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
+//!   "assign the sentry issue to maya" → `search_issues`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
@@ -20,10 +23,19 @@ use crate::profile::{Profiles, STOP, TermId};
 /// The guard for one pass: what it reads of the request, worked out once for all candidates.
 ///
 /// A tool of the server `server` must not be delivered for the request when:
-/// - the request asks for an action other than reading on services it names, `server` is not one of them,
-///   and neither the tool nor its server mentions them (ms365 may mention Outlook; Gitee does not mention
-///   GitLab) — a server counts as named only through a word that is neither a request filler nor a verb;
-///   or
+/// - the request asks for an action other than reading on a service it names (in that action's clause:
+///   "pull revenue from snowflake and chart it" only reads Snowflake), `server` is none of the services it
+///   names, and the tool and its server mention none of them, nor any other service of `services.txt` the
+///   request names (ms365 mentions Outlook; Gitee does not mention GitLab), and the tool's name shows no
+///   action that conflicts with what is asked of the named service (a screenshot tool may serve the other
+///   part of "screenshot the page and upload it to cloudinary"). A server counts as named only
+///   through a word that is neither a request filler nor a verb, and not by a name made of ordinary words
+///   ("everything", "monday"); or
+/// - every action the request shows is one that acts (none reads or runs what it is given), and the tool
+///   only reads what it acts on: the tool's object shares a term with the request's ("rename my notion
+///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`), its name shows
+///   reading actions only, and its description does not open with another kind ("Reserve tickets …" of
+///   `GetTrainTickets`); or
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
@@ -31,8 +43,15 @@ use crate::profile::{Profiles, STOP, TermId};
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
-    /// The servers the request acts on by name (empty when it only reads or names none).
+    /// The servers the request names, when it acts on one of them by name (else empty).
     named: Vec<usize>,
+    /// The actions it asks of the servers it names.
+    acting: Vec<Family>,
+    /// The words of each service of `services.txt` it names, as term ids (only when `named` is not empty).
+    service_terms: Vec<Vec<TermId>>,
+    /// Every action it shows acts (none reads, none runs): the terms of what its first action acts on.
+    /// Empty when it reads or runs too, or names no object.
+    acted_object: Vec<TermId>,
     /// Its irreversible actions.
     irreversible: Vec<Family>,
 }
@@ -41,7 +60,6 @@ impl<'a> Guard<'a> {
     /// The guard for `request`.
     pub(crate) fn new(request: &'a Analysis, profiles: &'a Profiles) -> Guard<'a> {
         let table = families();
-        let acts = request.families.iter().any(|&f| table.class(f) != EffectClass::Read);
         // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
         // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names
         // a server here.
@@ -49,40 +67,78 @@ impl<'a> Guard<'a> {
             let word = profiles.term(*w);
             request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
         };
-        let named = if acts {
+        // Nor does a server whose name is ordinary words ("everything", "monday", "phone"): in a request they
+        // are more often the words than the server ("stage everything, commit …", "the email I queued for
+        // monday", "a push notification to my phone").
+        let counts = |n: &usize| {
+            let named = &profiles.servers[*n];
+            let by_service = !named.service.is_empty()
+                && named.service.iter().all(|w| request.known.contains(w))
+                && named.service.iter().any(names);
+            !named.ordinary && (by_service || named.aliases.iter().any(names))
+        };
+        let acting: Vec<Family> = request.acted_on.iter().filter(|(n, _)| counts(n)).map(|&(_, f)| f).collect();
+        let named: Vec<usize> =
+            if acting.is_empty() { Vec::new() } else { request.named_servers.iter().copied().filter(counts).collect() };
+        let only_acts = !request.families.is_empty()
+            && request.families.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "run");
+        let acted_object: Vec<TermId> = if only_acts {
             request
-                .named_servers
+                .object_words
                 .iter()
-                .copied()
-                .filter(|&n| {
-                    let named = &profiles.servers[n];
-                    let by_service = !named.service.is_empty()
-                        && named.service.iter().all(|w| request.known.contains(w))
-                        && named.service.iter().any(names);
-                    by_service || named.aliases.iter().any(names)
-                })
+                .flat_map(|w| toolscout_indexer::terms(w))
+                .filter_map(|t| profiles.id(&t))
                 .collect()
         } else {
             Vec::new()
         };
         let irreversible =
             request.families.iter().copied().filter(|&f| table.class(f) == EffectClass::Irreversible).collect();
-        Guard { request, profiles, named, irreversible }
+        // Every service of the table the request names, as the terms of its name ("Outlook" in "make an
+        // outlook rule: … to the Jira folder"): a tool that mentions one of them is about the request.
+        let services = crate::services::services();
+        let service_terms = if named.is_empty() {
+            Vec::new()
+        } else {
+            request
+                .services
+                .iter()
+                .filter_map(|&service| {
+                    let terms = toolscout_indexer::terms(services.name(service));
+                    let ids: Vec<TermId> = terms.iter().filter_map(|t| profiles.id(t)).collect();
+                    (!ids.is_empty() && ids.len() == terms.len()).then_some(ids)
+                })
+                .collect()
+        };
+        Guard { request, profiles, named, acting, service_terms, acted_object, irreversible }
     }
 
     /// Whether the tool `tool` of the server `server` must not be delivered.
     pub(crate) fn bars(&self, tool: usize, server: usize) -> bool {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
-        if !self.named.is_empty() && !self.named.contains(&server) {
+        // A tool that does something else than what is asked of the named service may serve the request's
+        // other part ("screenshot the page and upload it to cloudinary": a screenshot tool).
+        let may_do_it =
+            || t.actions.is_empty() || table.agreement_of_sets(&self.acting, &t.actions) != Agreement::Conflict;
+        if !self.named.is_empty() && !self.named.contains(&server) && may_do_it() {
             let mentions = |id: &TermId| t.mentions(s, id);
             let mentioned = self.named.iter().any(|&n| {
                 let named = &profiles.servers[n];
                 named.service.iter().all(mentions) || named.aliases.iter().any(mentions)
             });
-            if !mentioned {
+            let other_service = self.service_terms.iter().any(|ids| ids.iter().all(mentions));
+            if !mentioned && !other_service {
                 return true;
             }
+        }
+        let reads = |f: &Family| table.class(*f) == EffectClass::Read;
+        if t.object.iter().any(|o| self.acted_object.contains(o))
+            && !t.actions.is_empty()
+            && t.actions.iter().all(reads)
+            && t.described.is_none_or(|f| reads(&f))
+        {
+            return true;
         }
         if self.irreversible.is_empty() || t.actions.is_empty() {
             return false;
@@ -119,11 +175,19 @@ mod tests {
         ids.iter().copied().collect::<std::collections::HashSet<_>>().into()
     }
 
+    /// A request: its actions, its words, and the servers it names (acted on, unless it only reads).
     fn request(families: &[&str], known: &[TermId], named: &[usize]) -> Analysis {
+        let families: Vec<Family> = families.iter().map(|f| family(f)).collect();
+        let acted_on = families
+            .iter()
+            .find(|&&f| crate::actions::families().class(f) != EffectClass::Read)
+            .map(|&f| named.iter().map(|&n| (n, f)).collect())
+            .unwrap_or_default();
         Analysis {
-            families: families.iter().map(|f| family(f)).collect(),
+            families,
             known: known.iter().copied().collect(),
             named_servers: named.to_vec(),
+            acted_on,
             ..Analysis::default()
         }
     }
@@ -177,6 +241,79 @@ mod tests {
         assert!(!guards(&request(&["search"], &[1], &[0]), &p, 1, 1));
         assert!(!guards(&request(&[], &[1], &[0]), &p, 1, 1));
         assert!(!guards(&request(&["merge"], &[], &[]), &p, 1, 1));
+    }
+
+    #[test]
+    fn a_server_named_by_ordinary_words_is_not_taken_as_named() {
+        // Terms: 1 everything, 2 git, 10 echo, 11 commit.
+        let mut p = catalog(&[(1, &[(&["run"], &[10], &[])]), (2, &[(&["create"], &[11], &[])])]);
+        // "stage everything, commit …": not about the `everything` server.
+        assert!(guards(&request(&["create"], &[1, 11], &[0]), &p, 1, 1), "a brand would be named");
+        p.servers[0].ordinary = true;
+        assert!(!guards(&request(&["create"], &[1, 11], &[0]), &p, 1, 1));
+    }
+
+    #[test]
+    fn a_request_naming_a_service_where_it_only_reads_or_two_services_bars_less() {
+        // Terms: 1 snowflake, 2 quickchart, 3 sentry, 4 github, 10 query, 11 chart, 12 issue.
+        let p = catalog(&[
+            (1, &[(&["get"], &[10], &[])]),
+            (2, &[(&["generate"], &[11], &[])]),
+            (3, &[(&["get"], &[12], &[])]),
+            (4, &[(&["create"], &[12], &[])]),
+        ]);
+        // "pull revenue from snowflake and chart it": snowflake is where it reads; the chart is free to come
+        // from another server.
+        let mut chart = request(&["download", "generate"], &[1, 11], &[0]);
+        chart.acted_on.clear();
+        assert!(!guards(&chart, &p, 1, 1));
+        // "pull sentry issue 991 and open a github issue": it acts on GitHub, and Sentry's tool reads the
+        // other service it names.
+        let mut both = request(&["download", "create"], &[3, 4, 12], &[2, 3]);
+        both.acted_on = vec![(3, family("create"))];
+        assert!(!guards(&both, &p, 2, 2), "sentry, named too");
+        assert!(guards(&both, &p, 1, 1), "quickchart, named by neither");
+        // A tool that does something else than what is asked of GitHub may serve the other part.
+        assert!(!guards(&both, &p, 0, 0), "snowflake's reading tool");
+        // "make an outlook rule: … to the GitHub folder": a tool that mentions Outlook, a service of the
+        // table the request names, is about the request.
+        let mut p = p;
+        let outlook = p.intern(&toolscout_indexer::terms("Outlook")[0]);
+        p.tools[1].description = set(&[outlook]);
+        let mut rule = request(&["create"], &[outlook, 4], &[3]);
+        rule.services = crate::services::services().named_in("make an outlook rule");
+        assert!(!guards(&rule, &p, 1, 1));
+        rule.services.clear();
+        assert!(guards(&rule, &p, 1, 1));
+    }
+
+    #[test]
+    fn a_request_that_only_acts_is_not_served_by_a_tool_that_only_reads_what_it_acts_on() {
+        // Terms: 1 notion, 10 page, 11 ticket.
+        let mut p = catalog(&[(
+            1,
+            &[(&["get"], &[10], &[]), (&["update"], &[10], &[]), (&["get"], &[11], &[]), (&[], &[10], &[])],
+        )]);
+        let on = |families: &[&str], object: &str| {
+            let mut r = request(families, &[1, 10, 11], &[]);
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // rename my notion page → retrieve_page; update_page is what was asked.
+        let rename = on(&["update"], "w10");
+        assert!(guards(&rename, &p, 0, 0));
+        assert!(!guards(&rename, &p, 1, 0));
+        // A tool that reads something else may serve another part ("make a deck using Wikipedia").
+        assert!(!guards(&rename, &p, 2, 0));
+        // "book train tickets" → `GetTrainTickets`, "Reserve tickets for a train": its description says it acts.
+        let book = on(&["create"], "w11");
+        assert!(guards(&book, &p, 2, 0));
+        p.tools[2].described = Some(family("create"));
+        assert!(!guards(&book, &p, 2, 0));
+        // A request that reads too, or runs something; a tool whose name shows no action: left to the decision.
+        assert!(!guards(&on(&["search", "update"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["run"], "w10"), &p, 0, 0));
+        assert!(!guards(&rename, &p, 3, 0));
     }
 
     #[test]

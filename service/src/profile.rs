@@ -65,6 +65,9 @@ pub(crate) struct ToolProfile {
     pub params: TermSet,
     /// The actions of its name: the reliable sign of what it does (most MCP tool names are verb_object).
     pub actions: Vec<Family>,
+    /// The action its description opens with, if a verb there shows one ("Reserve tickets for a train"
+    /// of `GetTrainTickets`): what a name's `get` may hide.
+    pub described: Option<Family>,
     /// The kinds of entity its parameters take (`entities.rs`).
     pub entity_kinds: u8,
     /// Terms of its name other than its verb, its server's words and noise: what it acts on.
@@ -90,6 +93,10 @@ pub(crate) struct ServerProfile {
     /// people type it (`GitHub` → `github`, whose service words are `git hub`), and a known service's name
     /// inside a longer one (`gitlab-zereight` → `gitlab`).
     pub aliases: Vec<TermId>,
+    /// Its name is made of ordinary words ("everything", "monday", "phone"): each is a whole word of the
+    /// model's vocabulary, and none names a service of `services.txt`. Such a name in a request is more
+    /// often the word than the server.
+    pub ordinary: bool,
 }
 
 /// Profiles of every tool and server of a snapshot, and the catalog's term weights.
@@ -115,9 +122,9 @@ pub(crate) struct Profiles {
 }
 
 impl Profiles {
-    /// Profiles of `snap`.
-    pub(crate) fn new(snap: &Snapshot) -> Profiles {
-        let mut p = Profiles::default();
+    /// Profiles of `snap`; `known_words`: the words the model knows (its tokenizer's whole words).
+    pub(crate) fn new(snap: &Snapshot, known_words: HashSet<String>) -> Profiles {
+        let mut p = Profiles { known_words, ..Profiles::default() };
         let mut df: Vec<u32> = Vec::new();
         for s in &snap.servers {
             let mut all = String::new();
@@ -143,7 +150,8 @@ impl Profiles {
                     aliases.push(term);
                 }
             }
-            p.servers.push(ServerProfile { terms: terms_set.into(), service, aliases });
+            let ordinary = ordinary_name(&s.name, &p.known_words);
+            p.servers.push(ServerProfile { terms: terms_set.into(), service, aliases, ordinary });
         }
         for s in &snap.servers {
             for w in words(&format!("{} {}", split_name(&s.name), s.description.as_deref().unwrap_or(""))) {
@@ -216,7 +224,10 @@ impl Profiles {
                     *p.words.entry(w).or_default() += 1;
                 }
             }
+            let first_sentence: String = description.split(". ").next().unwrap_or("").chars().take(200).collect();
+            let described = crate::actions::request_actions(table, &first_sentence).first().map(|a| a.family);
             p.tools.push(ToolProfile {
+                described,
                 name: name.into(),
                 description: description_terms.into(),
                 params: params.into(),
@@ -339,6 +350,20 @@ fn alias_names(name: &str, service_words: usize) -> Vec<String> {
     out
 }
 
+/// Whether the server name `name` is made of ordinary words: each word of it (noise aside) is a whole
+/// word the model knows, none names a service of the table, and it is not one word with a capital inside
+/// (`GitHub`, `YouTube`).
+fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
+    let table = crate::services::services();
+    let split = split_name(name);
+    let all = words(&split);
+    let kept: Vec<&String> = all.iter().filter(|w| !terms(w).iter().all(|t| NOISE.contains(&t.as_str()))).collect();
+    !kept.is_empty()
+        && joined_name(name).is_none()
+        && !table.names_service(name)
+        && kept.iter().all(|w| known_words.contains(w.as_str()) && !table.names_service(w))
+}
+
 /// `GitHub` → `github`: a server name of one word with a capital inside it, lowercased whole (`None` for
 /// other names: `github-actions`, `Stripe`, `MCP Weather`).
 fn joined_name(name: &str) -> Option<String> {
@@ -373,7 +398,9 @@ fn params_text(schema: Option<&Value>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Profiles, alias_names, closest_word, joined_name};
+    use std::collections::HashSet;
+
+    use super::{Profiles, alias_names, closest_word, joined_name, ordinary_name};
 
     #[test]
     fn a_server_is_named_by_the_service_in_its_name() {
@@ -407,6 +434,20 @@ mod tests {
         assert_eq!(p.respell("saying hello"), None, "a word of the language stands");
         assert_eq!(p.respell("Saying hello, serch").as_deref(), Some("Saying hello, search"), "a typo is still fixed");
         assert_eq!(p.respell("call 'transfer_fands' now"), None, "an identifier is left alone");
+    }
+
+    #[test]
+    fn a_name_of_ordinary_words_is_told_from_a_brand() {
+        let known: HashSet<String> =
+            ["everything", "monday", "phone", "slack", "stripe", "weather"].into_iter().map(String::from).collect();
+        assert!(ordinary_name("everything", &known));
+        assert!(ordinary_name("monday-mcp", &known), "noise words aside");
+        assert!(ordinary_name("Phone MCP Server", &known));
+        assert!(!ordinary_name("todoist", &known), "a word the model does not know");
+        assert!(!ordinary_name("Slack", &known), "a service of the table, though a word of the language");
+        assert!(!ordinary_name("stripe-agent", &known), "a service of the table inside the name");
+        assert!(!ordinary_name("PhoneBook", &known), "one word with a capital inside: a brand");
+        assert!(!ordinary_name("mcp-server", &known), "nothing but noise");
     }
 
     #[test]

@@ -274,13 +274,7 @@ pub(crate) const VERB_LEADS: [&str; 36] = [
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
     let mut offset = 0;
-    for clause in text.split(['.', ',', ';', ':', '!', '?', '\n', '(', ')']) {
-        let kept: String = clause
-            .split_whitespace()
-            .filter(|t| !(t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=')))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let w = words(&kept);
+    for w in clauses(text) {
         let refs: Vec<&str> = w.iter().map(String::as_str).collect();
         for a in table.actions(&refs) {
             if a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]) {
@@ -290,6 +284,25 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         offset += w.len();
     }
     out
+}
+
+/// The words `request_actions` reads, in order: an `Action`'s `at` is a position in this sequence.
+pub(crate) fn request_words(text: &str) -> Vec<String> {
+    clauses(text).into_iter().flatten().collect()
+}
+
+/// The words of each clause of a request, without addresses, paths, channels and assignments.
+fn clauses(text: &str) -> Vec<Vec<String>> {
+    text.split(['.', ',', ';', ':', '!', '?', '\n', '(', ')'])
+        .map(|clause| {
+            let kept: String = clause
+                .split_whitespace()
+                .filter(|t| !(t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=')))
+                .collect::<Vec<_>>()
+                .join(" ");
+            words(&kept)
+        })
+        .collect()
 }
 
 /// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe.

@@ -100,20 +100,56 @@ fn an_irreversible_request_is_not_answered_with_another_action() {
             "{query}: {reason}"
         );
         assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
-        let unguarded = toolscout_service::Engine::with_embedder(
-            &crate::support::index_dir(),
-            crate::support::embedder(),
-            toolscout_service::EngineConfig { guard: false, ..Default::default() },
-        )
-        .expect("engine")
-        .search(&DiscoverParams::new(query))
-        .expect("search");
+        let unguarded = ask_unguarded(query);
         assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
         assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
     }
     // What the service can do is still found.
     let answer = ask("post a message to the #general channel on Slack");
     assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+}
+
+/// The same engine with the guard turned off.
+fn ask_unguarded(query: &str) -> toolscout_service::DiscoverResponse {
+    static ENGINE: std::sync::OnceLock<toolscout_service::Engine> = std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| {
+            toolscout_service::Engine::with_embedder(
+                &crate::support::index_dir(),
+                crate::support::embedder(),
+                toolscout_service::EngineConfig { guard: false, ..Default::default() },
+            )
+            .expect("engine")
+        })
+        .search(&DiscoverParams::new(query))
+        .expect("search")
+}
+
+/// A request that only changes something is not answered with tools that only read (`guard.rs`): Slack's
+/// reference server reads a user's profile but cannot update one, GitHub's lists commits but cannot tag
+/// one. Without the guard both are answered `found` with the reading tool.
+#[test]
+fn a_request_to_change_something_is_not_answered_with_a_tool_that_only_reads() {
+    for (query, service, action, closest) in [
+        ("update the slack user profile of maya", "slack", "update user profile;", "slack_get_user_profile"),
+        ("tag the commit abc123 as v1.2 on github", "github", "tag commit abc123;", "list_commits"),
+    ] {
+        let answer = ask(query);
+        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
+        let reason = answer.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!("{service} is connected, but none of its tools can {action}")),
+            "{query}: {reason}"
+        );
+        assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
+        let unguarded = ask_unguarded(query);
+        assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
+        assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
+    }
+    // Reading is still answered with the reading tool.
+    let answer = ask("show me the slack user profile of maya");
+    assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+    assert!(names(&answer).iter().any(|(_, t)| t == "slack_get_user_profile"), "{:?}", names(&answer));
 }
 
 #[test]
