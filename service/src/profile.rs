@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 use toolscout_indexer::{Snapshot, split_name, terms};
 
-use crate::actions::{Family, families, words};
+use crate::actions::{EffectClass, Family, families, words};
 
 /// Words that name no capability in a catalog of MCP tools, stemmed (also never a server's "service
 /// word").
@@ -66,7 +66,8 @@ pub(crate) struct ToolProfile {
     /// The actions of its name: the reliable sign of what it does (most MCP tool names are verb_object).
     pub actions: Vec<Family>,
     /// The action its description opens with, if a verb there shows one ("Reserve tickets for a train"
-    /// of `GetTrainTickets`): what a name's `get` may hide.
+    /// of `GetTrainTickets`): what a name's `get` may hide. Read only for a tool whose name shows reading
+    /// actions only (none for the others), the one case the guard asks about.
     pub described: Option<Family>,
     /// The kinds of entity its parameters take (`entities.rs`).
     pub entity_kinds: u8,
@@ -224,8 +225,15 @@ impl Profiles {
                     *p.words.entry(w).or_default() += 1;
                 }
             }
-            let first_sentence: String = description.split(". ").next().unwrap_or("").chars().take(200).collect();
-            let described = crate::actions::request_actions(table, &first_sentence).first().map(|a| a.family);
+            // Read only where the guard asks for it (a name that shows reading actions only): at start-up,
+            // for every tool of the catalog.
+            let reads_only = !actions.is_empty() && actions.iter().all(|&f| table.class(f) == EffectClass::Read);
+            let described = if reads_only {
+                let first_sentence: String = description.split(". ").next().unwrap_or("").chars().take(200).collect();
+                crate::actions::request_actions(table, &first_sentence).first().map(|a| a.family)
+            } else {
+                None
+            };
             p.tools.push(ToolProfile {
                 described,
                 name: name.into(),

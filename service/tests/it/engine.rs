@@ -92,21 +92,27 @@ fn an_irreversible_request_is_not_answered_with_another_action() {
         ("delete that message in slack #general", "slack", "delete message", "slack_post_message"),
         ("delete issue 42 in the github repo octo/app", "github", "delete issue", "update_issue"),
     ] {
-        let answer = ask(query);
-        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
-        let reason = answer.reason.as_deref().unwrap_or_default();
-        assert!(
-            reason.starts_with(&format!("{service} is connected, but none of its tools can {action}")),
-            "{query}: {reason}"
-        );
-        assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
-        let unguarded = ask_unguarded(query);
-        assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
-        assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
+        assert_guarded(query, service, action, closest);
     }
     // What the service can do is still found.
     let answer = ask("post a message to the #general channel on Slack");
     assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+}
+
+/// `query` is `not_found` because of the guard: the reason says `service` is connected but none of its
+/// tools can do `action`, `closest` is offered as closest, and without the guard `closest` is delivered.
+fn assert_guarded(query: &str, service: &str, action: &str, closest: &str) {
+    let answer = ask(query);
+    assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
+    let reason = answer.reason.as_deref().unwrap_or_default();
+    assert!(
+        reason.starts_with(&format!("{service} is connected, but none of its tools can {action}")),
+        "{query}: {reason}"
+    );
+    assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
+    let unguarded = ask_unguarded(query);
+    assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
+    assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
 }
 
 /// The same engine with the guard turned off.
@@ -134,17 +140,7 @@ fn a_request_to_change_something_is_not_answered_with_a_tool_that_only_reads() {
         ("update the slack user profile of maya", "slack", "update user profile;", "slack_get_user_profile"),
         ("tag the commit abc123 as v1.2 on github", "github", "tag commit abc123;", "list_commits"),
     ] {
-        let answer = ask(query);
-        assert_eq!(answer.status, Status::NotFound, "{query}: {:?}", names(&answer));
-        let reason = answer.reason.as_deref().unwrap_or_default();
-        assert!(
-            reason.starts_with(&format!("{service} is connected, but none of its tools can {action}")),
-            "{query}: {reason}"
-        );
-        assert!(answer.closest.iter().any(|t| t.name == closest), "{query}: {:?}", answer.closest);
-        let unguarded = ask_unguarded(query);
-        assert_eq!(unguarded.status, Status::Found, "{query}: the guard is what answers it");
-        assert!(names(&unguarded).iter().any(|(_, t)| t == closest), "{query}: {:?}", names(&unguarded));
+        assert_guarded(query, service, action, closest);
     }
     // Reading is still answered with the reading tool.
     let answer = ask("show me the slack user profile of maya");
