@@ -268,6 +268,21 @@ pub(crate) const VERB_LEADS: [&str; 36] = [
     "want", "need", "wanna", "gotta", "i'd", "i'll", "ok",
 ];
 
+/// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
+/// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing.
+const IDIOMS: [(&[&str], &[&str]); 3] = [
+    (&["pay", "pays", "paying", "paid"], &["attention", "heed"]),
+    (&["make", "makes", "making", "made"], &["sure", "certain"]),
+    (&["take", "takes", "taking", "took"], &["care", "account"]),
+];
+
+/// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`).
+fn idiom_at(words: &[&str], at: usize) -> bool {
+    IDIOMS
+        .iter()
+        .any(|(verb, next)| verb.contains(&words[at]) && words[at + 1..].iter().take(2).any(|w| next.contains(w)))
+}
+
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
 /// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels. "AAPL daily closing
 /// prices" and "3pm new york" ask for nothing but to read; "close issue 12" asks to close.
@@ -277,7 +292,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     for w in clauses(text) {
         let refs: Vec<&str> = w.iter().map(String::as_str).collect();
         for a in table.actions(&refs) {
-            if a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]) {
+            if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(&refs, a.at) {
                 out.push(Action { at: a.at + offset, ..a });
             }
         }
@@ -305,10 +320,11 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe.
+/// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe (a
+/// typographic apostrophe is read as `'`: "I’m" is "i'm").
 pub fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .map(|w| w.trim_matches('\'').to_lowercase())
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .map(|w| w.trim_matches(['\'', '\u{2019}']).replace('\u{2019}', "'").to_lowercase())
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -429,6 +445,9 @@ mod tests {
         check("file a linear issue: dark mode toggle does nothing", &["create"]);
         check("upload a file to the bucket", &["upload"]);
         check("file size of report.pdf", &[]);
+        check("I’d book a table for two", &["schedule"]);
+        check("summarise the filing and pay special attention to the risks", &["summarize"]);
+        check("make sure the deploy ran, then pay the invoice", &["pay"]);
     }
 
     #[test]
