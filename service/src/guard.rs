@@ -1,5 +1,5 @@
 //! The guard: tools that must not be delivered for a request however close they score, because calling
-//! them would act on the wrong thing. Three rules:
+//! them would act on the wrong thing. Four rules:
 //! - A request to act on a service it names (any action but reading) is not served by another service's
 //!   tool: `merge_pull` of Gitee does not merge a GitLab merge request, TickTick's `delete_project` does not
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
@@ -10,6 +10,10 @@
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
 //!   the project" → `delete_task`.
+//! - A request that only acts on a thing its service tells apart from others (another candidate tool of
+//!   that server names it as what it acts on) is not served by a tool of that server that acts on
+//!   something the request never mentions and never mentions the thing itself: "rename trello card …" →
+//!   `update_list` when `get_card` is a candidate too.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -39,7 +43,12 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
-///   that runs whatever it is given (the `run` family: `execute_sql`), is not barred.
+///   that runs whatever it is given (the `run` family: `execute_sql`), is not barred; or
+/// - every action the request shows acts, another candidate tool of `server` names a word of what the
+///   request acts on as its own object, and the tool acts (its name shows an action, not `run`) on
+///   something whose words the request never uses, and its name and description never use that word
+///   (`acts_on_another_thing`). Only candidates count as evidence, so a tool the caller left out (an
+///   evaluation's `exclude`) tells nothing.
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -54,11 +63,15 @@ pub(crate) struct Guard<'a> {
     acted_object: Vec<TermId>,
     /// Its irreversible actions.
     irreversible: Vec<Family>,
+    /// Pairs (server, term): a term of `acted_object` that another candidate tool of that server has in its
+    /// name's object — the server tells that thing apart from others (Trello's `get_card` beside
+    /// `archive_list`).
+    distinguished: Vec<(usize, TermId)>,
 }
 
 impl<'a> Guard<'a> {
-    /// The guard for `request`.
-    pub(crate) fn new(request: &'a Analysis, profiles: &'a Profiles) -> Guard<'a> {
+    /// The guard for `request`, among the candidate tools `candidates` (each with its server).
+    pub(crate) fn new(request: &'a Analysis, profiles: &'a Profiles, candidates: &[(usize, usize)]) -> Guard<'a> {
         let table = families();
         // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
         // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names
@@ -110,7 +123,15 @@ impl<'a> Guard<'a> {
                 })
                 .collect()
         };
-        Guard { request, profiles, named, acting, service_terms, acted_object, irreversible }
+        let mut distinguished: Vec<(usize, TermId)> = Vec::new();
+        for &(tool, server) in candidates {
+            for o in profiles.tools[tool].object.iter().filter(|o| acted_object.contains(o)) {
+                if !distinguished.contains(&(server, *o)) {
+                    distinguished.push((server, *o));
+                }
+            }
+        }
+        Guard { request, profiles, named, acting, service_terms, acted_object, irreversible, distinguished }
     }
 
     /// Whether the tool `tool` of the server `server` must not be delivered.
@@ -140,10 +161,13 @@ impl<'a> Guard<'a> {
         {
             return true;
         }
-        if self.irreversible.is_empty() || t.actions.is_empty() {
+        if t.actions.is_empty() || t.actions.iter().any(|&f| table.name(f) == "run") {
             return false;
         }
-        if t.actions.iter().any(|&f| table.name(f) == "run") {
+        if self.acts_on_another_thing(t, server) {
+            return true;
+        }
+        if self.irreversible.is_empty() {
             return false;
         }
         if table.agreement_of_sets(&request.families, &t.actions) == Agreement::Conflict {
@@ -156,6 +180,19 @@ impl<'a> Guard<'a> {
         let object_missed = !t.object.is_empty() && !t.object.iter().any(|o| request.known.contains(o));
         deletes && object_missed
     }
+
+    /// A request that only acts on a thing its service tells apart from others (another candidate of the
+    /// tool's server acts on it by name) is not served by a tool of that server that acts on something
+    /// else and never mentions that thing: "archive trello card …" → `archive_list`, "create a section in
+    /// asana" → `asana_create_project`.
+    fn acts_on_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        !t.object.is_empty()
+            && !t.object.iter().any(|o| self.request.known.contains(o))
+            && self
+                .distinguished
+                .iter()
+                .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+    }
 }
 
 #[cfg(test)]
@@ -164,7 +201,8 @@ mod tests {
     use crate::profile::{ServerProfile, TermSet, ToolProfile};
 
     fn guards(request: &Analysis, profiles: &Profiles, tool: usize, server: usize) -> bool {
-        Guard::new(request, profiles).bars(tool, server)
+        let candidates: Vec<(usize, usize)> = (0..profiles.tools.len()).map(|t| (t, 0)).collect();
+        Guard::new(request, profiles, &candidates).bars(tool, server)
     }
 
     fn family(name: &str) -> Family {
@@ -334,6 +372,45 @@ mod tests {
         // A tool that runs what it is given, or whose name shows no action: left to the decision.
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 4, 1));
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1));
+    }
+
+    #[test]
+    fn acting_on_a_thing_the_service_tells_apart_is_not_done_on_another_thing() {
+        // Terms: 1 trello, 10 card, 11 list, 12 board.
+        let mut p = catalog(&[(
+            1,
+            &[
+                (&["update"], &[11], &[]),
+                (&["get"], &[10], &[]),
+                (&["update"], &[10], &[]),
+                (&["create"], &[12], &[10]),
+            ],
+        )]);
+        let rename_card = || {
+            let mut r = request(&["update"], &[1, 10], &[]);
+            r.object_words = vec!["w10".to_string()];
+            r
+        };
+        let r = rename_card();
+        let bars = |p: &Profiles, candidates: &[usize], tool: usize| {
+            let pairs: Vec<(usize, usize)> = candidates.iter().map(|&t| (t, 0)).collect();
+            Guard::new(&r, p, &pairs).bars(tool, 0)
+        };
+        // rename trello card → update_list: Trello's get_card shows cards are a thing of their own.
+        assert!(bars(&p, &[0, 1, 2], 0));
+        assert!(!bars(&p, &[0, 1, 2], 2), "update_card: what was asked");
+        // Only a candidate is evidence (a tool left out of the catalog's answer is not): without get_card
+        // and update_card among them, update_list is the decision's to judge.
+        assert!(!bars(&p, &[0], 0));
+        // A tool that mentions the thing (create_board "… with its cards"), or acts on something the request
+        // names too, may serve it.
+        assert!(!bars(&p, &[1, 3], 3));
+        p.tools[0].object = vec![1];
+        assert!(!bars(&p, &[0, 1], 0), "its object is in the request");
+        // A request that reads too is left to the decision.
+        let mut reads = rename_card();
+        reads.families.push(family("search"));
+        assert!(!Guard::new(&reads, &p, &[(0, 0), (1, 0)]).bars(0, 0));
     }
 
     #[test]

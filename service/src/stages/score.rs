@@ -104,7 +104,9 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
         }
     }
     let probabilities = s.decision.probabilities(&rows);
-    let guards: Vec<Option<Guard<'_>>> = analyses.iter().map(|a| s.guard.then(|| Guard::new(a, s.profiles))).collect();
+    let pairs: Vec<(usize, usize)> = kept.iter().map(|&(_, t)| (t, snap.tools[t].server as usize)).collect();
+    let guards: Vec<Option<Guard<'_>>> =
+        analyses.iter().map(|a| s.guard.then(|| Guard::new(a, s.profiles, &pairs))).collect();
     kept.iter()
         .enumerate()
         .map(|(k, &(ci, t))| {
