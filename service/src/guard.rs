@@ -1,5 +1,5 @@
 //! The guard: tools that must not be delivered for a request however close they score, because calling
-//! them would act on the wrong thing. Four rules:
+//! them would act on the wrong thing. Five rules:
 //! - A request to act on a service it names (any action but reading) is not served by another service's
 //!   tool: `merge_pull` of Gitee does not merge a GitLab merge request, TickTick's `delete_project` does not
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
@@ -14,6 +14,9 @@
 //!   that server names it as what it acts on) is not served by a tool of that server that acts on
 //!   something the request never mentions and never mentions the thing itself: "rename trello card …" →
 //!   `update_list` when `get_card` is a candidate too.
+//! - A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
+//!   something (delete, cancel, revert) and not what was asked: "disable app connector" →
+//!   `delete_app_connector`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -48,7 +51,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   request acts on as its own object, and the tool acts (its name shows an action, not `run`) on
 ///   something whose words the request never uses, and its name and description never use that word
 ///   (`acts_on_another_thing`). Only candidates count as evidence, so a tool the caller left out (an
-///   evaluation's `exclude`) tells nothing.
+///   evaluation's `exclude`) tells nothing; or
+/// - the request asks for nothing irreversible, and the tool only deletes, cancels or reverts — its name
+///   and its description's opening action both say so — which conflicts with every action the request
+///   shows ("disable app connector …" → `delete_app_connector`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -165,6 +171,19 @@ impl<'a> Guard<'a> {
             return false;
         }
         if self.acts_on_another_thing(t, server) {
+            return true;
+        }
+        // A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
+        // something, and not what was asked: "disable app connector 7205…" → `delete_app_connector`. Its
+        // description must open with an irreversible action too: a product's name is not a verb_object
+        // name (`WebRewind` gets past versions of a page). Paying is left out: "can I get three tickets"
+        // buys them.
+        let destroys = |f: &Family| ["delete", "cancel", "revert"].contains(&table.name(*f));
+        if self.irreversible.is_empty()
+            && t.actions.iter().all(destroys)
+            && t.described.is_some_and(|f| table.class(f) == EffectClass::Irreversible)
+            && table.agreement_of_sets(&request.families, &t.actions) == Agreement::Conflict
+        {
             return true;
         }
         if self.irreversible.is_empty() {
@@ -411,6 +430,26 @@ mod tests {
         let mut reads = rename_card();
         reads.families.push(family("search"));
         assert!(!Guard::new(&reads, &p, &[(0, 0), (1, 0)]).bars(0, 0));
+    }
+
+    #[test]
+    fn a_request_for_nothing_irreversible_is_not_served_by_destroying_something() {
+        // Terms: 1 zscaler, 10 connector.
+        let mut p = catalog(&[(
+            1,
+            &[(&["delete"], &[10], &[]), (&["stop"], &[10], &[]), (&["delete"], &[10], &[]), (&["pay"], &[10], &[])],
+        )]);
+        p.tools[0].described = Some(family("delete"));
+        p.tools[3].described = Some(family("pay"));
+        // disable app connector 7205… → delete_app_connector; disable_app_connector is what was asked.
+        let disable = request(&["stop"], &[10], &[]);
+        assert!(guards(&disable, &p, 0, 0));
+        assert!(!guards(&disable, &p, 1, 0));
+        // A name that only looks like a verb_object (`WebRewind` "Get the past …"): its description decides.
+        assert!(!guards(&disable, &p, 2, 0));
+        // Paying is left out ("can I get three tickets" buys them), and so is a request that deletes too.
+        assert!(!guards(&request(&["get"], &[10], &[]), &p, 3, 0));
+        assert!(!guards(&request(&["stop", "delete"], &[10], &[]), &p, 0, 0));
     }
 
     #[test]

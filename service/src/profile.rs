@@ -66,8 +66,9 @@ pub(crate) struct ToolProfile {
     /// The actions of its name: the reliable sign of what it does (most MCP tool names are verb_object).
     pub actions: Vec<Family>,
     /// The action its description opens with, if a verb there shows one ("Reserve tickets for a train"
-    /// of `GetTrainTickets`): what a name's `get` may hide. Read only for a tool whose name shows reading
-    /// actions only (none for the others), the one case the guard asks about.
+    /// of `GetTrainTickets`): what a name's `get` may hide, or whether a name's `rewind` is what it does
+    /// (`WebRewind`: "Get the past …"). Read only for a tool whose name shows reading actions only or
+    /// irreversible actions only (none for the others), the two cases the guard asks about.
     pub described: Option<Family>,
     /// The kinds of entity its parameters take (`entities.rs`).
     pub entity_kinds: u8,
@@ -225,10 +226,10 @@ impl Profiles {
                     *p.words.entry(w).or_default() += 1;
                 }
             }
-            // Read only where the guard asks for it (a name that shows reading actions only): at start-up,
-            // for every tool of the catalog.
-            let reads_only = !actions.is_empty() && actions.iter().all(|&f| table.class(f) == EffectClass::Read);
-            let described = if reads_only {
+            // Read only where the guard asks for it (a name that shows reading, or irreversible, actions only):
+            // at start-up, for every tool of the catalog.
+            let only = |class: EffectClass| !actions.is_empty() && actions.iter().all(|&f| table.class(f) == class);
+            let described = if only(EffectClass::Read) || only(EffectClass::Irreversible) {
                 let first_sentence: String = description.split(". ").next().unwrap_or("").chars().take(200).collect();
                 crate::actions::request_actions(table, &first_sentence).first().map(|a| a.family)
             } else {

@@ -204,7 +204,33 @@ pub async fn crawl(config: &HostConfig, options: &CrawlOptions) -> (Catalog, Cra
 }
 
 /// Crawls one server under `options.timeout`.
+///
+/// With [`Protocol::Auto`], rmcp probes with `server/discover` and starts the legacy `initialize` after
+/// 10 s without an answer; a server that answers the probe later (a slow start: a model to load on a
+/// busy machine, `npx` fetching a package) then fails the handshake with a response to the probe where
+/// `initialize`'s was expected. Such a server speaks the new revision, so it is crawled once more (a new
+/// process or connection, the same deadline) with [`Protocol::Discover`]; if that fails too, both reasons
+/// are reported.
 pub async fn crawl_one(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<CrawledServer, ServerFailure> {
+    let first = crawl_with(name, spec, options).await;
+    match first {
+        Err(f) if options.protocol == Protocol::Auto && f.stage == "initialize" && f.reason.contains(LATE_PROBE) => {
+            tracing::debug!(server = name, "server/discover answered late; crawling again with discover only");
+            let again = CrawlOptions { protocol: Protocol::Discover, ..options.clone() };
+            crawl_with(name, spec, &again).await.map_err(|second| ServerFailure {
+                reason: format!("{}; again with server/discover only: {}: {}", f.reason, second.stage, second.reason),
+                ..f
+            })
+        }
+        other => other,
+    }
+}
+
+/// How rmcp reports an answer to the `server/discover` probe that came after it gave up on it
+/// (`ClientInitializeError::ConflictInitResponseId`; the probe's id is 0).
+const LATE_PROBE: &str = "conflict initialized response id: expected 1, got 0";
+
+async fn crawl_with(name: &str, spec: &LaunchSpec, options: &CrawlOptions) -> Result<CrawledServer, ServerFailure> {
     match spec {
         LaunchSpec::Stdio { .. } => stdio::crawl(name, spec, options).await,
         LaunchSpec::Http { .. } => http::crawl(name, spec, options).await,

@@ -270,8 +270,9 @@ pub(crate) const VERB_LEADS: [&str; 36] = [
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
 /// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing.
-const IDIOMS: [(&[&str], &[&str]); 3] = [
+const IDIOMS: [(&[&str], &[&str]); 4] = [
     (&["pay", "pays", "paying", "paid"], &["attention", "heed"]),
+    (&["get", "gets", "getting", "got"], &["rid"]),
     (&["make", "makes", "making", "made"], &["sure", "certain"]),
     (&["take", "takes", "taking", "took"], &["care", "account"]),
 ];
@@ -452,6 +453,7 @@ mod tests {
         check("I’d book a table for two", &["schedule"]);
         check("summarise the filing and pay special attention to the risks", &["summarize"]);
         check("make sure the deploy ran, then pay the invoice", &["pay"]);
+        check("get rid of the stale branches", &[]);
     }
 
     #[test]
