@@ -71,7 +71,7 @@ pub(crate) struct Guard<'a> {
     irreversible: Vec<Family>,
     /// Pairs (server, term): a term of `acted_object` that another candidate tool of that server has in its
     /// name's object — the server tells that thing apart from others (Trello's `get_card` beside
-    /// `archive_list`).
+    /// `update_list`).
     distinguished: Vec<(usize, TermId)>,
 }
 
@@ -201,9 +201,9 @@ impl<'a> Guard<'a> {
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
-    /// tool's server acts on it by name) is not served by a tool of that server that acts on something
-    /// else and never mentions that thing: "archive trello card …" → `archive_list`, "create a section in
-    /// asana" → `asana_create_project`.
+    /// tool's server acts on it by name) is not served by a tool of that server that acts on something the
+    /// request never mentions and never mentions that thing: "rename trello card …" → `update_list`. (Not
+    /// "create a section in asana project …" → `create_project`: the request mentions projects.)
     fn acts_on_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
         !t.object.is_empty()
             && !t.object.iter().any(|o| self.request.known.contains(o))
