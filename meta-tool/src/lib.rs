@@ -12,6 +12,7 @@ mod backend;
 mod confirm;
 mod contract;
 mod guard;
+mod opening;
 mod proxy;
 mod server;
 mod stdio_guard;
@@ -24,5 +25,6 @@ pub use contract::{
     call_tool_schema, discover_schema, openai_functions,
 };
 pub use guard::CallGuard;
+pub use opening::Opening;
 pub use proxy::{Proxy, validate};
 pub use server::{DiscoverServer, serve_http, serve_stdio};

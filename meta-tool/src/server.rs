@@ -105,6 +105,7 @@ impl DiscoverServer {
         let answer = match answer {
             Ok(a) => a,
             Err(Error::BadQuery(m)) => return Ok(tool_error(m)),
+            Err(e @ Error::Unavailable(_)) => return Ok(tool_error(e.to_string())),
             Err(e) => {
                 tracing::error!("discover_tools failed: {e}");
                 return Err(ErrorData::internal_error("search failed", None));

@@ -26,6 +26,9 @@ pub enum Error {
     /// features this engine does not compute).
     #[error("calibration: {0}")]
     BadCalibration(String),
+    /// The engine could not be opened (its index or model), so nothing can be answered; says why.
+    #[error("toolscout cannot answer: {0}")]
+    Unavailable(String),
     /// Reading the index or embedding failed.
     #[error(transparent)]
     Index(#[from] toolscout_indexer::Error),

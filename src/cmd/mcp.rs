@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use toolscout_indexer::HostConfig;
-use toolscout_meta_tool::{Access, Backend, Proxy};
+use toolscout_meta_tool::{Access, Backend, Opening, Proxy};
 
 use crate::args::{EngineArgs, PolicyArgs, Workload};
 
@@ -45,8 +45,20 @@ pub(crate) async fn run(a: McpArgs) -> Result<ExitCode> {
     // Over HTTP many sessions query at once; over stdio one host asks one thing at a time, and a second
     // model session (~95 MiB) would buy little.
     let workload = if a.http.is_some() { Workload::Serve } else { Workload::Batch };
-    let engine: Arc<dyn Backend> =
-        Arc::new(a.engine.open_with(&a.index, policy.as_ref().map(|(p, _)| p.as_ref()), workload)?);
+    // What can be checked at once is, so a mistyped option or folder still stops the command here; the
+    // model and the index then load while the host's handshake is answered (`Opening`).
+    a.engine.config()?;
+    a.engine.model.paths()?;
+    if !a.index.is_dir() {
+        bail!("index folder {} does not exist: build one with `toolscout index`", a.index.display());
+    }
+    let engine: Arc<dyn Backend> = {
+        let (args, index, risk) = (a.engine.clone(), a.index.clone(), policy.as_ref().map(|(p, _)| p.clone()));
+        Arc::new(Opening::start(move || {
+            let engine = args.open_with(&index, risk.as_deref(), workload).map_err(|e| format!("{e:#}"))?;
+            Ok(Arc::new(engine) as Arc<dyn Backend>)
+        })?)
+    };
     let access = match &policy {
         Some((p, name)) => {
             let name = name.clone().or_else(|| p.default_profile.clone()).ok_or_else(|| {

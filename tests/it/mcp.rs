@@ -44,6 +44,36 @@ async fn stdio_session_discovers_and_does_not_repeat() {
     client.cancel().await.expect("cancel");
 }
 
+/// The handshake does not wait for the model and the index: they load on a thread of their own. A model
+/// that cannot load is then no silent hang or dead process to the host, but a tool error that says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handshake_comes_first_and_a_model_that_cannot_load_is_a_tool_error() {
+    let idx = index();
+    let empty = tempfile::tempdir().expect("tempdir");
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolscout")).configure(|c| {
+        c.arg("mcp")
+            .arg("--index")
+            .arg(&idx)
+            .env("TOOLSCOUT_MODEL_DIR", empty.path())
+            .env("ORT_DYLIB_PATH", deps().join(INSTALLED_ORT))
+            .stderr(std::process::Stdio::null());
+    });
+    let client = ().serve(TokioChildProcess::new(command).expect("spawn")).await.expect("initialize");
+    let tools = client.list_all_tools().await.expect("list");
+    assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["discover_tools"]);
+    let args = json!({"need": "take a screenshot"}).as_object().cloned().expect("object");
+    for _ in 0..2 {
+        let answer = client
+            .call_tool(CallToolRequestParams::new("discover_tools").with_arguments(args.clone()))
+            .await
+            .expect("an answer, not a dropped session");
+        assert_eq!(answer.is_error, Some(true), "{answer:?}");
+        let text = format!("{:?}", answer.content);
+        assert!(text.contains("cannot answer") && text.contains("model.onnx"), "{text}");
+    }
+    client.cancel().await.expect("cancel");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn streamable_http_server_is_crawlable() {
     let idx = index();
