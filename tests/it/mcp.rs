@@ -190,6 +190,46 @@ async fn crawls_both_protocol_generations() {
     assert!(report.failures().any(|f| f.server == "legacy"), "discover-only cannot talk to a legacy server");
 }
 
+/// `--protocol auto` probes with `server/discover` and, after rmcp's fixed 10 s, falls back to
+/// `initialize`; a server that answers the probe after that is crawled once more with discover only. Our
+/// own server behind a proxy that holds its first answer for 12 s, on the first run only, is that server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_answers_the_discover_probe_late_is_crawled_again_with_discover_only() {
+    let idx = index();
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let marker = scratch.path().join("first-run-done");
+    let late = LaunchSpec::Stdio {
+        command: "python3".into(),
+        args: vec![
+            crate::support::root().join("tests/fault-servers/late_first_answer.py").display().to_string(),
+            marker.display().to_string(),
+            "12".into(),
+            env!("CARGO_BIN_EXE_toolscout").into(),
+            "mcp".into(),
+            "--index".into(),
+            idx.display().to_string(),
+        ],
+        env: [
+            ("TOOLSCOUT_MODEL_DIR".to_string(), deps().join(INSTALLED_MODEL).display().to_string()),
+            ("ORT_DYLIB_PATH".to_string(), deps().join(INSTALLED_ORT).display().to_string()),
+        ]
+        .into(),
+        cwd: None,
+    };
+    let config = HostConfig { servers: vec![("late".into(), late)] };
+    let options = CrawlOptions {
+        timeout: Duration::from_secs(60),
+        progress: false,
+        protocol: toolscout_indexer::Protocol::Auto,
+        ..CrawlOptions::default()
+    };
+    let (catalog, report) = crawl(&config, &options).await;
+    assert!(marker.exists(), "the first run held its first answer");
+    assert_eq!(catalog.servers.len(), 1, "{report:?}");
+    assert_eq!(catalog.servers[0].protocol_version.as_deref(), Some("2026-07-28"));
+    assert_eq!(catalog.servers[0].tools.len(), 1);
+}
+
 /// JSON-RPC over stdio: a line that is not JSON is answered with `-32700` (id null), and the session
 /// goes on to answer a real request afterwards.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
