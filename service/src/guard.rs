@@ -205,7 +205,10 @@ impl<'a> Guard<'a> {
     /// request never mentions and never mentions that thing: "rename trello card …" → `update_list`. (Not
     /// "create a section in asana project …" → `create_project`: the request mentions projects.)
     fn acts_on_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
-        !t.object.is_empty()
+        // Most requests leave `distinguished` empty (they do more than act, or no server tells things
+        // apart): nothing else is looked at then.
+        !self.distinguished.is_empty()
+            && !t.object.is_empty()
             && !t.object.iter().any(|o| self.request.known.contains(o))
             && self
                 .distinguished
