@@ -47,6 +47,8 @@ impl Backend for Opening {
         self.backend()?.discover(params, profile)
     }
 
+    // `call_tool` asks for this synchronously on the async runtime, but only for a tool this session was
+    // delivered, so the opening is done by then and this never waits.
     fn tool(&self, server_id: &str, name: &str, profile: Option<&Profile>) -> Result<ToolResponse, Error> {
         self.backend()?.tool(server_id, name, profile)
     }
