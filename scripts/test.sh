@@ -21,8 +21,27 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
-step "cargo test"
-cargo test --workspace
+step "cargo test: build"
+cargo test --workspace --no-run
+# The A/B benchmark's real-LLM test spends ~8 minutes prefilling on ONE thread (llama.cpp), so it runs
+# beside the rest of the suite on the other core rather than after it; its output is printed when it ends.
+# Same `--workspace` selection, so nothing is rebuilt (cargo holds its build lock only while building).
+LLAMA_LOG="target/ab-llama-test.log"
+step "cargo test: the A/B benchmark's llama.cpp run, in the background (log: $LLAMA_LOG)"
+# In a session of its own, so that if the rest fails, the exit trap stops it with its llama.cpp server.
+setsid cargo test --workspace --test ab -- llama:: >"$LLAMA_LOG" 2>&1 &
+LLAMA_PID=$!
+trap 'if kill -0 "$LLAMA_PID" 2>/dev/null; then kill -9 -- -"$LLAMA_PID" 2>/dev/null || kill -9 "$LLAMA_PID"; fi' EXIT
+step "cargo test: everything else"
+cargo test --workspace -- --skip llama::
 step "benches: compiled and smoke-run once each (criterion's test mode, same dev profile: no second build)"
-cargo test --workspace --benches
+cargo test --workspace --bench '*'
+step "cargo test: the A/B benchmark's llama.cpp run (waited for)"
+LLAMA_RC=0
+wait "$LLAMA_PID" || LLAMA_RC=$?
+cat "$LLAMA_LOG"
+if [ "$LLAMA_RC" -ne 0 ] || ! grep -q "^test llama::.* ok$" "$LLAMA_LOG"; then
+  echo "the llama.cpp A/B test failed (exit $LLAMA_RC)" >&2
+  exit 1
+fi
 step "done"

@@ -3,7 +3,7 @@
 //! embedding the same documents alone — so the ratio shows what HNSW, tantivy and the snapshot writes
 //! add on top of the model. Throughput is in embedded documents per second.
 //!
-//! Builds go to `CARGO_TARGET_TMPDIR/bench-build-live`. A full build takes 20–50 s here (2 shared cores),
+//! Builds go to `CARGO_TARGET_TMPDIR/index-live`, the folder the search bench then reuses. A full build takes 20–50 s here (2 shared cores),
 //! so this bench runs criterion's minimum of 10 samples in flat sampling mode, and the embedding baseline
 //! runs on every 4th document (6–12 min in all; `-- --quick`: one run of each, ~2 min).
 //! The 2,792-tool MCP-Zero build is a documented command in BENCHMARKS.md (`toolscout index --full`),
@@ -21,7 +21,7 @@ use toolscout_indexer::{
     BuildOptions, Catalog, Embedder, EmbedderConfig, FastEmbedder, IndexDir, build, import_catalog, server_text,
     tool_text,
 };
-use toolscout_test_support::shared;
+use toolscout_test_support::{catalog_index_dir, shared};
 
 /// The catalog and the documents a full build embeds (servers, then tools). Cheap: no model.
 struct Input {
@@ -40,7 +40,7 @@ fn input() -> &'static Input {
         let mut texts: Vec<String> = catalog.servers.iter().map(|s| server_text(s).embed).collect();
         texts.extend(catalog.servers.iter().flat_map(|s| s.tools.iter().map(move |t| tool_text(s, t).embed)));
         let sample = texts.iter().step_by(4).cloned().collect();
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-build-live");
+        let dir = catalog_index_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), "live");
         Input { catalog, texts, sample, dir }
     })
 }

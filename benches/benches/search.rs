@@ -13,7 +13,9 @@
 //! the engine's logic.
 //!
 //! Indexes are built once into `CARGO_TARGET_TMPDIR` (incremental: the first run embeds ~3,700 documents,
-//! 1–3 minutes; later runs reuse the vectors). `TOOLSCOUT_DEPS` (default `.deps`) and `TOOLSCOUT_SHARED`
+//! 1–3 minutes; later runs reuse the vectors), in the folders every test and bench shares per catalog
+//! (`catalog_index_dir`: the quick gate has built MCP-Zero's by the time CI runs this, the build bench
+//! LiveMCPBench's). `TOOLSCOUT_DEPS` (default `.deps`) and `TOOLSCOUT_SHARED`
 //! (default `../shared`) locate the model and the public catalogs, as in the tests.
 //!
 //! `cargo bench -p toolscout-bench --bench search` (full, ~5 min), `-- --test` (smoke), `-- live` (one catalog).
@@ -45,7 +47,7 @@ const TOOL_BM25_K: usize = 100;
 
 // ---------------------------------------------------------------- fixtures
 
-use toolscout_test_support::{root, shared};
+use toolscout_test_support::{catalog_index_dir, root, shared};
 
 /// The model as the engine loads it by default (2 ONNX Runtime threads).
 fn embedder() -> Arc<dyn Embedder> {
@@ -121,7 +123,7 @@ static FIXTURES_USED: Mutex<Vec<&'static Fixture>> = Mutex::new(Vec::new());
 
 fn load(spec: &Catalog) -> Fixture {
     let embedder = embedder();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-search-{}", spec.name));
+    let dir = catalog_index_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), spec.name);
     let started = Instant::now();
     let (catalog, _) = import_catalog(&spec.catalog, None).expect("catalog");
     let manifest = build(&catalog, embedder.as_ref(), &IndexDir::new(&dir), &BuildOptions::default()).expect("build");

@@ -48,6 +48,17 @@ pub fn hash_embedder() -> Arc<dyn Embedder> {
     Arc::new(HashEmbedder::new(64))
 }
 
+/// The folder, under a target's temporary folder (`CARGO_TARGET_TMPDIR`, the same for every member of
+/// the workspace), of the index of the public catalog called `name` built with [`embedder`]. Every test
+/// and bench that indexes that catalog uses it, so a clean run embeds each catalog once: the quick gate
+/// and the search bench share MCP-Zero's (3,100 documents, minutes in a debug build), the build and
+/// search benches LiveMCPBench's. Builds are incremental, so a later user only checks it. Cargo runs one
+/// test or bench binary at a time, so no two processes write one folder at once (the A/B benchmark's
+/// LLM test, which `scripts/test.sh` runs beside the others, uses folders of its own).
+pub fn catalog_index_dir(tmp: &Path, name: &str) -> PathBuf {
+    tmp.join(format!("index-{name}"))
+}
+
 /// Builds (incrementally: cheap when unchanged) an index of the catalog file `catalog` at `dir`.
 pub fn index_of(catalog: &Path, dir: &Path, embedder: &dyn Embedder) -> PathBuf {
     let (catalog, _) = import_catalog(catalog, None).unwrap_or_else(|e| panic!("{}: {e}", catalog.display()));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use toolscout_eval::{BASELINES, EngineRanker, Kind, Query, Report, baseline, evaluate, near_misses, read_queries};
 use toolscout_service::{Engine, EngineConfig};
-use toolscout_test_support::{embedder, index_of, root, shared};
+use toolscout_test_support::{catalog_index_dir, embedder, index_of, root, shared};
 
 /// Per set: engine R@5 − best baseline R@5 and engine R@1 − best baseline R@1, at least (absolute, in
 /// the same run), and not-found precision and recall on the set's own `none` queries plus the near misses
@@ -27,7 +27,7 @@ struct Floors {
 }
 
 fn index(name: &str, catalog: &Path) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("quick-gate-{name}"));
+    let dir = catalog_index_dir(Path::new(env!("CARGO_TARGET_TMPDIR")), name);
     index_of(catalog, &dir, embedder().as_ref())
 }
 
