@@ -562,6 +562,14 @@ impl Engine {
         let mut texts = vec![query.to_string()];
         texts.extend(parts.iter().map(|p| p.text.clone()));
         let mut slots: Vec<Vec<usize>> = (0..texts.len()).map(|p| vec![p]).collect();
+        // A request that saves to a file path also asks to write a file: a place of its own.
+        if self.config.multi_intent
+            && let Some(write) = crate::intents::implied_file_write(query)
+        {
+            notes.push(format!("also searched as {write:?}"));
+            slots.push(vec![texts.len()]);
+            texts.push(write);
+        }
         // A request with abbreviations also runs spelled out ("open a PR"), a misspelled one respelled
         // against the catalog's words ("serch wikipeda"), and one with quoted text without it ("add 'renew
         // passport' to my to-do list"): extra passes of the same intent.

@@ -35,6 +35,7 @@ pub fn intent_parts(query: &str) -> Vec<IntentPart> {
                 [", and then ", " and then ", ", then ", " then ", ", and ", " as well as ", ", also ", " and also "]
                     .iter()
                     .filter_map(|sep| lower.find(sep).map(|at| (at, sep.len())))
+                    .chain(save_clause_cut(&lower))
                     .min();
             match cut {
                 Some((at, len)) if rest.is_char_boundary(at) && rest.is_char_boundary(at + len) => {
@@ -70,6 +71,94 @@ pub fn intent_parts(query: &str) -> Vec<IntentPart> {
             spans: pieces.iter().map(|p| offset_in(query, p)..offset_in(query, p) + p.len()).collect(),
         })
         .collect()
+}
+
+/// Verbs that, followed by a file path, make a clause of their own: writing a file ("… and save the
+/// summary to /root/notes/rust.md", "…, dump them into prs.json"). Whatever comes before asks for
+/// something else, which the file write then records.
+const SAVE_VERBS: &[&str] = &["save", "write", "store", "dump", "export", "put", "log", "record", "output", "append"];
+
+/// Extensions that make a bare file name a path ("prs.json"). Script and language suffixes are left
+/// out: "Node.js" names a runtime more often than a file.
+const FILE_EXTENSIONS: &[&str] = &[
+    "md", "markdown", "txt", "text", "csv", "tsv", "json", "jsonl", "yaml", "yml", "xml", "html", "htm", "log", "pdf",
+    "doc", "docx", "xls", "xlsx", "ppt", "pptx", "rtf", "odt", "png", "jpg", "jpeg", "svg", "mmd", "ini", "toml",
+    "sql", "ics", "zip",
+];
+
+/// Where a clause that writes to a file starts in `lower` (a lowercased sentence): " and " or ", "
+/// directly before one of [`SAVE_VERBS`], with a file path after the verb. Only the path makes the cut:
+/// "save it as a draft and send it" and "search flights and save money" stay whole, which a cut before
+/// every verb did not (it cost recall on dev, BENCHMARKS.md). The separator's offset and length.
+fn save_clause_cut(lower: &str) -> Option<(usize, usize)> {
+    [" and ", ", "]
+        .iter()
+        .flat_map(|sep| lower.match_indices(sep).map(|(at, _)| (at, sep.len())))
+        .filter(|&(at, len)| {
+            let after = &lower[at + len..];
+            let verb_len = after.find(|c: char| !c.is_alphabetic()).unwrap_or(after.len());
+            SAVE_VERBS.contains(&&after[..verb_len]) && after[verb_len..].split_whitespace().any(is_file_path)
+        })
+        .min()
+}
+
+/// The file write a request implies when it asks to save something to a file path ("… and save the
+/// summary to /root/notes/rust.md", "Put them in /root/excel/cards.xlsx."), as a request of its own that
+/// names what kind of file it is ("write a markdown file"): the clause itself is mostly about what is
+/// saved ("a summary"), which pulls tools about that rather than a tool that writes files. `None` when
+/// no save verb has a file path after it in the same sentence.
+pub fn implied_file_write(query: &str) -> Option<String> {
+    sentences(query).into_iter().find_map(|sentence| {
+        let lower = sentence.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        words.iter().enumerate().find_map(|(i, w)| {
+            let verb = w.trim_matches(|c: char| !c.is_alphabetic());
+            if !SAVE_VERBS.contains(&verb) {
+                return None;
+            }
+            let path = words[i + 1..].iter().find(|t| is_file_path(t))?;
+            Some(format!("write a {}", file_kind(path)))
+        })
+    })
+}
+
+/// What a file path names, in words an embedder and BM25 match tool descriptions with.
+fn file_kind(path: &str) -> &'static str {
+    let t = path.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`']);
+    let ext = t.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext {
+        "md" | "markdown" => "markdown file",
+        "txt" | "text" | "log" => "text file",
+        "csv" | "tsv" => "csv file",
+        "json" | "jsonl" => "json file",
+        "yaml" | "yml" => "yaml file",
+        "html" | "htm" => "html file",
+        "pdf" => "pdf file",
+        "doc" | "docx" | "odt" | "rtf" => "word document",
+        "xls" | "xlsx" => "excel spreadsheet",
+        "ppt" | "pptx" => "powerpoint presentation",
+        "png" | "jpg" | "jpeg" | "svg" => "image file",
+        _ => "file",
+    }
+}
+
+/// A token that names a file or folder: absolute, home- or dot-relative, a Windows drive path, or a
+/// name with a [`FILE_EXTENSIONS`] extension; never a URL.
+fn is_file_path(token: &str) -> bool {
+    let t = token
+        .trim_start_matches(['(', '"', '\'', '`'])
+        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`']);
+    if t.contains("://") {
+        return false;
+    }
+    let rooted = (t.starts_with('/') && t.len() > 1)
+        || t.starts_with("~/")
+        || t.starts_with("./")
+        || t.starts_with("../")
+        || t.as_bytes().get(1..3) == Some(b":\\");
+    rooted
+        || t.rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && !stem.ends_with('.') && FILE_EXTENSIONS.contains(&ext))
 }
 
 /// Where `part`, a slice of `whole`, starts in it.
@@ -146,6 +235,50 @@ mod tests {
         );
         check("Translate this. Now.", &[]);
         check("tell #deploys that version 2.3 has shipped", &[]);
+    }
+
+    #[test]
+    fn a_save_to_a_file_path_implies_a_file_write() {
+        let write = |q: &str| implied_file_write(q);
+        assert_eq!(
+            write("search rust news and save a summary to /tmp/notes/rust.md").as_deref(),
+            Some("write a markdown file")
+        );
+        assert_eq!(
+            write("Make 8 slides on Apollo. Save to /root/ppt/apollo.pptx.").as_deref(),
+            Some("write a powerpoint presentation")
+        );
+        assert_eq!(write("put the rows in ~/out/refunds").as_deref(), Some("write a file"));
+        assert_eq!(write("save it as a draft and send it to Bob"), None);
+        assert_eq!(write("open /root/notes.txt and summarize it"), None);
+        assert_eq!(write("save the page. Then read /tmp/a.md"), None);
+    }
+
+    #[test]
+    fn a_clause_that_saves_to_a_file_is_an_intent_of_its_own() {
+        check(
+            "search the web for rust news and save a summary to /tmp/notes/rust.md",
+            &["search the web for rust news", "save a summary to /tmp/notes/rust.md"],
+        );
+        check(
+            "list the open pull requests, dump them into prs.json",
+            &["list the open pull requests", "dump them into prs.json"],
+        );
+        check(
+            "get the forecast for Denver and write it to ~/reports/denver.txt.",
+            &["get the forecast for Denver", "write it to ~/reports/denver.txt"],
+        );
+        check(
+            r"export the contacts and store them in C:\Users\me\contacts.csv",
+            &["export the contacts", r"store them in C:\Users\me\contacts.csv"],
+        );
+        // No file path after the verb: one intent, as before.
+        check("save it as a draft and send it to Bob", &[]);
+        check("search cheap flights to Rome and save money on the hotel", &[]);
+        check("open /root/notes.txt and summarize it", &[]);
+        check("set up a small server and write the handler in Node.js", &[]);
+        check("fetch https://example.com/a and save it to https://example.com/b", &[]);
+        check("find and save /tmp/a.md", &[]);
     }
 
     proptest! {

@@ -330,3 +330,15 @@ fn quoted_payload_is_also_searched_without() {
     assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
     assert_eq!(answer.tools[0].server, "memory", "{:?}", names(&answer));
 }
+
+/// A request that saves its result to a file path also asks to write a file: that is searched as a need
+/// of its own ("write a markdown file"), so the file write gets a place beside the tool that does the rest.
+#[test]
+fn saving_to_a_file_path_brings_a_tool_that_writes_files() {
+    let answer = ask("list the recent events in the default kubernetes namespace and save them to /tmp/k8s/events.md");
+    assert!(answer.notes.iter().any(|n| n == "also searched as \"write a markdown file\""), "{:?}", answer.notes);
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    let names = names(&answer);
+    assert!(names.contains(&("kubernetes".to_string(), "events_list".to_string())), "{names:?}");
+    assert!(names.contains(&("filesystem".to_string(), "write_file".to_string())), "{names:?}");
+}
