@@ -97,7 +97,8 @@ fn save_clause_cut(lower: &str) -> Option<(usize, usize)> {
         .filter(|&(at, len)| {
             let after = &lower[at + len..];
             let verb_len = after.find(|c: char| !c.is_alphabetic()).unwrap_or(after.len());
-            SAVE_VERBS.contains(&&after[..verb_len]) && after[verb_len..].split_whitespace().any(is_file_path)
+            SAVE_VERBS.contains(&&after[..verb_len])
+                && after[verb_len..].split_whitespace().any(|t| file_path(t).is_some())
         })
         .min()
 }
@@ -107,7 +108,7 @@ fn save_clause_cut(lower: &str) -> Option<(usize, usize)> {
 /// names what kind of file it is ("write a markdown file"): the clause itself is mostly about what is
 /// saved ("a summary"), which pulls tools about that rather than a tool that writes files. `None` when
 /// no save verb has a file path after it in the same sentence.
-pub fn implied_file_write(query: &str) -> Option<String> {
+pub(crate) fn implied_file_write(query: &str) -> Option<String> {
     sentences(query).into_iter().find_map(|sentence| {
         let lower = sentence.to_lowercase();
         let words: Vec<&str> = lower.split_whitespace().collect();
@@ -116,17 +117,16 @@ pub fn implied_file_write(query: &str) -> Option<String> {
             if !SAVE_VERBS.contains(&verb) {
                 return None;
             }
-            let path = words[i + 1..].iter().find(|t| is_file_path(t))?;
+            let path = words[i + 1..].iter().find_map(|t| file_path(t))?;
             Some(format!("write a {}", file_kind(path)))
         })
     })
 }
 
-/// What a file path names, in words an embedder and BM25 match tool descriptions with.
+/// What a file path (as [`file_path`] returns it) names, in words an embedder and BM25 match tool
+/// descriptions with.
 fn file_kind(path: &str) -> &'static str {
-    let t = path.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`']);
-    let ext = t.rsplit_once('.').map_or("", |(_, e)| e);
-    match ext {
+    match path.rsplit_once('.').map_or("", |(_, e)| e) {
         "md" | "markdown" => "markdown file",
         "txt" | "text" | "log" => "text file",
         "csv" | "tsv" => "csv file",
@@ -142,23 +142,26 @@ fn file_kind(path: &str) -> &'static str {
     }
 }
 
-/// A token that names a file or folder: absolute, home- or dot-relative, a Windows drive path, or a
-/// name with a [`FILE_EXTENSIONS`] extension; never a URL.
-fn is_file_path(token: &str) -> bool {
+/// The file or folder a token names, without the punctuation around it: absolute, home- or dot-relative,
+/// a Windows drive path, or a name with a [`FILE_EXTENSIONS`] extension; never a URL. Narrower than
+/// `entities::in_request`'s paths on purpose: that one takes any short extension ("Node.js", "next.js"),
+/// which is right for "does this request mention a file" and wrong for "this clause writes one".
+fn file_path(token: &str) -> Option<&str> {
     let t = token
         .trim_start_matches(['(', '"', '\'', '`'])
         .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'', '`']);
     if t.contains("://") {
-        return false;
+        return None;
     }
     let rooted = (t.starts_with('/') && t.len() > 1)
         || t.starts_with("~/")
         || t.starts_with("./")
         || t.starts_with("../")
         || t.as_bytes().get(1..3) == Some(b":\\");
-    rooted
-        || t.rsplit_once('.')
-            .is_some_and(|(stem, ext)| !stem.is_empty() && !stem.ends_with('.') && FILE_EXTENSIONS.contains(&ext))
+    let named = t
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !stem.ends_with('.') && FILE_EXTENSIONS.contains(&ext));
+    (rooted || named).then_some(t)
 }
 
 /// Where `part`, a slice of `whole`, starts in it.

@@ -45,7 +45,7 @@ pub use engine::{Engine, EngineConfig, Examined, Ranking, StageTimes};
 pub use error::{Error, Result};
 pub use features::{FEATURES, Features};
 pub use fusion::{FusionWeights, Signals, fuse, saturate};
-pub use intents::{IntentPart, implied_file_write, intent_parts, intents};
+pub use intents::{IntentPart, intent_parts, intents};
 pub use language::foreign as foreign_language;
 pub use listen::{ConnectionLimits, serve_limited};
 pub use metrics::Metrics;
