@@ -3,9 +3,10 @@
 //! embedding the same documents alone — so the ratio shows what HNSW, tantivy and the snapshot writes
 //! add on top of the model. Throughput is in embedded documents per second.
 //!
-//! Builds go to `CARGO_TARGET_TMPDIR/index-live`, the folder the search bench then reuses. A full build takes 20–50 s here (2 shared cores),
-//! so this bench runs criterion's minimum of 10 samples in flat sampling mode, and the embedding baseline
-//! runs on every 4th document (6–12 min in all; `-- --quick`: one run of each, ~2 min).
+//! Builds go to `CARGO_TARGET_TMPDIR/index-live`, the folder the search bench then reuses. A full build
+//! takes 20–50 s here (2 shared cores), so this bench runs criterion's minimum of 10 samples in flat
+//! sampling mode, and the embedding baseline runs on every 4th document (6–12 min in all; `-- --quick`:
+//! one run of each, ~2 min).
 //! The 2,792-tool MCP-Zero build is a documented command in BENCHMARKS.md (`toolscout index --full`),
 //! not a bench: ten samples of it would take half an hour.
 //!
