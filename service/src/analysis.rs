@@ -9,7 +9,7 @@ use crate::actions::{Action, EffectClass, Family, families, request_actions, req
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
 /// Prepositions: they end what an action acts on ("roll back my app *to* the previous release").
-const PREPOSITIONS: [&str; 18] = [
+pub(crate) const PREPOSITIONS: [&str; 18] = [
     "in", "on", "to", "from", "for", "at", "with", "by", "into", "onto", "via", "using", "within", "since", "after",
     "before", "until", "as",
 ];

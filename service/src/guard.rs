@@ -17,6 +17,8 @@
 //! - A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
 //!   something (delete, cancel, revert) and not what was asked: "disable app connector" →
 //!   `delete_app_connector`.
+//! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it: "open
+//!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -54,7 +56,11 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   evaluation's `exclude`) tells nothing; or
 /// - the request asks for nothing irreversible, and the tool only deletes, cancels or reverts — its name
 ///   and its description's opening action both say so — which conflicts with every action the request
-///   shows ("disable app connector …" → `delete_app_connector`).
+///   shows ("disable app connector …" → `delete_app_connector`); or
+/// - every action the request shows acts, its first makes something (the `create` class) or deletes it,
+///   and the tool (its name shows an action, not `run`, that does not conflict) acts on a part of what the
+///   request acts on: the last word of the request's object qualifies the tool's, and the one thing the
+///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -73,6 +79,8 @@ pub(crate) struct Guard<'a> {
     /// name's object — the server tells that thing apart from others (Trello's `get_card` beside
     /// `update_list`).
     distinguished: Vec<(usize, TermId)>,
+    /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
+    makes_or_deletes: bool,
 }
 
 impl<'a> Guard<'a> {
@@ -137,7 +145,22 @@ impl<'a> Guard<'a> {
                 }
             }
         }
-        Guard { request, profiles, named, acting, service_terms, acted_object, irreversible, distinguished }
+        let makes_or_deletes = !acted_object.is_empty()
+            && request
+                .action
+                .as_ref()
+                .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
+        Guard {
+            request,
+            profiles,
+            named,
+            acting,
+            service_terms,
+            acted_object,
+            irreversible,
+            distinguished,
+            makes_or_deletes,
+        }
     }
 
     /// Whether the tool `tool` of the server `server` must not be delivered.
@@ -170,7 +193,7 @@ impl<'a> Guard<'a> {
         if t.actions.is_empty() || t.actions.iter().any(|&f| table.name(f) == "run") {
             return false;
         }
-        if self.acts_on_another_thing(t, server) {
+        if self.acts_on_another_thing(t, server) || self.acts_on_a_part(t) {
             return true;
         }
         // A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
@@ -214,6 +237,19 @@ impl<'a> Guard<'a> {
                 .distinguished
                 .iter()
                 .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+    }
+
+    /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
+    /// "open a github issue" → `add_issue_comment` (a comment, of an issue), "delete the repository" →
+    /// `delete_repository_webhook`. The tool's object has the last word of what the request acts on (its
+    /// head: "ticket" of "a jira ticket", so `jira_create_issue` is not a part of it), but the one thing its
+    /// name acts on is a word the request never uses; and what the tool does does not conflict with the
+    /// request (a conflict is the other rules' to judge).
+    fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
+        self.makes_or_deletes
+            && t.head.is_some_and(|h| !self.request.known.contains(&h))
+            && self.acted_object.last().is_some_and(|head| t.object.contains(head))
+            && families().agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
 }
 
@@ -453,6 +489,50 @@ mod tests {
         // Paying is left out ("can I get three tickets" buys them), and so is a request that deletes too.
         assert!(!guards(&request(&["get"], &[10], &[]), &p, 3, 0));
         assert!(!guards(&request(&["stop", "delete"], &[10], &[]), &p, 0, 0));
+    }
+
+    #[test]
+    fn making_or_deleting_a_thing_is_not_done_on_a_part_of_it() {
+        // Terms: 1 github, 2 jira, 3 ticket, 10 issue, 11 comment, 12 template, 13 repository, 14 webhook.
+        let mut p = catalog(&[(
+            1,
+            &[
+                (&["create"], &[10], &[]),
+                (&["create"], &[10, 12], &[]),
+                (&["delete"], &[13, 14], &[]),
+                (&["close"], &[10], &[]),
+            ],
+        )]);
+        p.tools[0].head = Some(11); // add_issue_comment
+        p.tools[1].head = Some(10); // create_issue_from_template
+        p.tools[2].head = Some(14); // delete_repository_webhook
+        p.tools[3].head = Some(11); // close_issue_comment
+        let on = |verb: &str, known: &[TermId], object: &str| {
+            let action = crate::actions::families().first_action(&[verb]).expect("a verb of the table");
+            let mut r = request(&[crate::actions::families().name(action.family)], known, &[]);
+            r.action = Some(action);
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // "open a github issue" → add_issue_comment: a comment is a part of an issue.
+        let open_issue = on("open", &[1, 10], "w10");
+        assert!(guards(&open_issue, &p, 0, 0));
+        assert!(!guards(&open_issue, &p, 1, 0), "create_issue_from_template makes an issue");
+        // "delete the repository" → delete_repository_webhook.
+        assert!(guards(&on("delete", &[13], "w13"), &p, 2, 0));
+        // A request that names the part: "add a comment to the issue", "delete the repository's webhook".
+        assert!(!guards(&on("add", &[10, 11], "w11"), &p, 0, 0));
+        assert!(!guards(&on("delete", &[13, 14], "w14"), &p, 2, 0));
+        // "create a jira ticket" → jira_create_issue: "jira" qualifies the ticket, it is not what is made.
+        let mut ticket = on("create", &[2, 3], "w2");
+        ticket.object_words = vec!["w2".to_string(), "w3".to_string()];
+        p.tools[1].object = vec![2, 10];
+        assert!(!guards(&ticket, &p, 1, 0));
+        p.tools[1].object = vec![10, 12];
+        // Neither making nor deleting ("rename the issue"): left to the other rules and the decision.
+        assert!(!guards(&on("rename", &[10], "w10"), &p, 0, 0));
+        // A tool whose action conflicts is the other rules' to judge, not this one's.
+        assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 use toolscout_indexer::{Snapshot, split_name, terms};
 
-use crate::actions::{EffectClass, Family, families, words};
+use crate::actions::{Action, EffectClass, Family, families, words};
 
 /// Words that name no capability in a catalog of MCP tools, stemmed (also never a server's "service
 /// word").
@@ -74,6 +74,9 @@ pub(crate) struct ToolProfile {
     pub entity_kinds: u8,
     /// Terms of its name other than its verb, its server's words and noise: what it acts on.
     pub object: Vec<TermId>,
+    /// The one thing its name says it acts on (`object_head`): "comment" of `add_issue_comment`, "issue" of
+    /// `create_issue_from_template`.
+    pub head: Option<TermId>,
 }
 
 impl ToolProfile {
@@ -195,19 +198,19 @@ impl Profiles {
             let owner = &p.servers[t.server as usize];
             let service: HashSet<TermId> = owner.service.iter().chain(&owner.aliases).copied().collect();
             let verb_terms: HashSet<String> = name_actions.iter().flat_map(|a| terms(&a.verb)).collect();
+            let names_a_thing = |id: TermId, w: &str| {
+                !service.contains(&id)
+                    && !NOISE.contains(&w)
+                    && !STOP.contains(&w)
+                    && w.len() >= 2
+                    && !w.chars().all(|c| c.is_ascii_digit())
+            };
             let object_terms: Vec<TermId> = p
                 .intern_all_ordered(&name_words)
                 .into_iter()
-                .filter(|&id| {
-                    let w = p.term(id);
-                    !service.contains(&id)
-                        && !NOISE.contains(&w)
-                        && !STOP.contains(&w)
-                        && !verb_terms.contains(w)
-                        && w.len() >= 2
-                        && !w.chars().all(|c| c.is_ascii_digit())
-                })
+                .filter(|&id| names_a_thing(id, p.term(id)) && !verb_terms.contains(p.term(id)))
                 .collect();
+            let head = object_head(&name_list, name_actions.first(), |w| p.id(w).filter(|&id| names_a_thing(id, w)));
             let server_terms = &p.servers[t.server as usize].terms;
             for id in
                 name.iter().chain(&description_terms).chain(&params).chain(server_terms.iter()).collect::<HashSet<_>>()
@@ -243,6 +246,7 @@ impl Profiles {
                 actions,
                 entity_kinds,
                 object: object_terms,
+                head,
             });
         }
         let n = snap.tools.len().max(1) as f32;
@@ -405,11 +409,56 @@ fn params_text(schema: Option<&Value>) -> String {
     out
 }
 
+/// The one thing a tool's name says it acts on: the last word of what follows its first verb, up to a
+/// preposition or a conjunction (or, when nothing follows the verb, of what precedes it: `issue_create`).
+/// In English the last noun of a compound is its head: `add_issue_comment` adds a comment (to an issue),
+/// `create_pull_request_review` a review, `create_issue_from_template` an issue. A later word that is also a
+/// verb is read as a noun here ("comment", "review"). `keep` gives a word's term when it can name a thing
+/// (not the server's word, noise, a function word or a number). `None` when no word qualifies.
+fn object_head(name_words: &[String], first: Option<&Action>, keep: impl Fn(&str) -> Option<TermId>) -> Option<TermId> {
+    let last_kept = |span: &[String]| {
+        span.iter()
+            .take_while(|w| {
+                !crate::analysis::PREPOSITIONS.contains(&w.as_str()) && !["and", "or"].contains(&w.as_str())
+            })
+            .flat_map(|w| terms(w))
+            .filter_map(|t| keep(&t))
+            .last()
+    };
+    match first {
+        Some(a) => last_kept(&name_words[(a.at + a.len).min(name_words.len())..]).or_else(|| {
+            name_words[..a.at.min(name_words.len())].iter().flat_map(|w| terms(w)).filter_map(|t| keep(&t)).last()
+        }),
+        None => last_kept(name_words),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
 
-    use super::{Profiles, alias_names, closest_word, joined_name, ordinary_name};
+    use super::{Profiles, alias_names, closest_word, joined_name, object_head, ordinary_name};
+
+    #[test]
+    fn the_head_of_a_name_is_the_last_thing_before_a_preposition() {
+        let head = |name: &str| {
+            let words = crate::actions::words(&toolscout_indexer::split_name(name));
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            let first = crate::actions::families().actions(&refs).into_iter().next();
+            let terms: Vec<String> = words.iter().flat_map(|w| toolscout_indexer::terms(w)).collect();
+            // A word's term id is its place in the name; the server's word ("github") names nothing.
+            let keep = |w: &str| (w != "github").then(|| terms.iter().position(|t| t == w).map(|i| i as u32)).flatten();
+            object_head(&words, first.as_ref(), keep).map(|i| terms[i as usize].clone())
+        };
+        assert_eq!(head("add_issue_comment").as_deref(), Some("comment"), "a verb after the object is a noun");
+        assert_eq!(head("createPullRequestReview").as_deref(), Some("review"));
+        assert_eq!(head("create_issue_from_template").as_deref(), Some("issu"), "up to a preposition");
+        assert_eq!(head("add_user_to_group").as_deref(), Some("user"));
+        assert_eq!(head("issue_create").as_deref(), Some("issu"), "nothing after the verb: what precedes it");
+        assert_eq!(head("github_create_issue").as_deref(), Some("issu"));
+        assert_eq!(head("search_and_replace").as_deref(), None, "nothing before a conjunction");
+        assert_eq!(head("weather").as_deref(), Some("weather"), "no verb: the whole name");
+    }
 
     #[test]
     fn a_server_is_named_by_the_service_in_its_name() {

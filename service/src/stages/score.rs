@@ -24,12 +24,18 @@ pub(crate) struct Scoring<'a> {
     pub decision: &'a Decision,
     pub hinted: &'a HashSet<usize>,
     pub depth: usize,
-    /// The per-server cap of answers (0: none): a pass's pool takes at most twice that from one server,
-    /// so fifty near-copies from one server cannot crowd everyone else out of the pool.
+    /// The per-server cap of answers (0: none): a pass's pool takes at most `POOL_PER_CAP` times that from
+    /// one server, so fifty near-copies from one server cannot crowd everyone else out of the pool.
     pub per_server: usize,
     /// Apply the guard (`guard.rs`); off only to measure it.
     pub guard: bool,
 }
+
+/// How many of one server's tools a pass's pool takes, as a multiple of the answer's per-server cap: four
+/// (twelve at the default cap of 3). At two, a server's right tool was cut before the decision could judge
+/// it whenever six of its siblings scored higher on the fused score alone ("open an issue in gitlab …":
+/// `create_issue_link`, `get_issue_link`, `update_issue_note`, … ahead of `create_issue`).
+const POOL_PER_CAP: usize = 4;
 
 /// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
 pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], candidates: &[usize]) -> Vec<Candidate> {
@@ -78,7 +84,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
                 break;
             }
             let n = per_server.entry(snap.tools[candidates[ci]].server).or_default();
-            if s.per_server > 0 && *n >= 2 * s.per_server {
+            if s.per_server > 0 && *n >= POOL_PER_CAP * s.per_server {
                 continue;
             }
             *n += 1;

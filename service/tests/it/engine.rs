@@ -99,6 +99,26 @@ fn an_irreversible_request_is_not_answered_with_another_action() {
     assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
 }
 
+/// A request to make a thing is not answered with a tool that makes a part of it (`guard.rs`): with
+/// GitHub's `create_issue` left out, "open a github issue …" is `not_found` and `add_issue_comment` (a
+/// comment, on an issue) is offered only as closest; with it, `create_issue` is delivered and the comment
+/// tool is not.
+#[test]
+fn making_a_thing_is_not_answered_with_a_tool_that_makes_a_part_of_it() {
+    let query = "open a github issue in octo/app: the login page throws a 500";
+    let params = DiscoverParams::new(query);
+    let without =
+        engine().rank_excluding(&params, &[("github".to_string(), "create_issue".to_string())]).expect("rank");
+    let delivered: Vec<&str> = without.delivered.iter().map(|t| t.name.as_str()).collect();
+    assert!(!without.found, "{delivered:?}");
+    assert!(without.ranked.iter().any(|t| t.name == "add_issue_comment"), "still ranked, as a near miss");
+    let answer = ask(query);
+    assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+    let names = names(&answer);
+    assert_eq!(names.first().map(|(_, t)| t.as_str()), Some("create_issue"), "{names:?}");
+    assert!(!names.iter().any(|(_, t)| t == "add_issue_comment"), "{names:?}");
+}
+
 /// `query` is `not_found` because of the guard: the reason says `service` is connected but none of its
 /// tools can do `action`, `closest` is offered as closest, and without the guard `closest` is delivered.
 fn assert_guarded(query: &str, service: &str, action: &str, closest: &str) {
