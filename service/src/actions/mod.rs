@@ -414,6 +414,7 @@ mod tests {
         check("deleting old branches", Some("delete"));
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
+        check("back up the sqlite db before I migrate", Some("download"));
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
         check("weather in Paris tomorrow", None);
