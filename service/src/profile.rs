@@ -416,20 +416,17 @@ fn params_text(schema: Option<&Value>) -> String {
 /// verb is read as a noun here ("comment", "review"). `keep` gives a word's term when it can name a thing
 /// (not the server's word, noise, a function word or a number). `None` when no word qualifies.
 fn object_head(name_words: &[String], first: Option<&Action>, keep: impl Fn(&str) -> Option<TermId>) -> Option<TermId> {
-    let last_kept = |span: &[String]| {
-        span.iter()
-            .take_while(|w| {
-                !crate::analysis::PREPOSITIONS.contains(&w.as_str()) && !["and", "or"].contains(&w.as_str())
-            })
-            .flat_map(|w| terms(w))
-            .filter_map(|t| keep(&t))
-            .last()
+    let last = |span: &[String]| span.iter().flat_map(|w| terms(w)).filter_map(|t| keep(&t)).last();
+    let to_preposition = |span: &[String]| {
+        let ends = |w: &String| crate::analysis::PREPOSITIONS.contains(&w.as_str()) || w == "and" || w == "or";
+        last(&span[..span.iter().position(ends).unwrap_or(span.len())])
     };
     match first {
-        Some(a) => last_kept(&name_words[(a.at + a.len).min(name_words.len())..]).or_else(|| {
-            name_words[..a.at.min(name_words.len())].iter().flat_map(|w| terms(w)).filter_map(|t| keep(&t)).last()
-        }),
-        None => last_kept(name_words),
+        Some(a) => {
+            let (at, after) = (a.at.min(name_words.len()), (a.at + a.len).min(name_words.len()));
+            to_preposition(&name_words[after..]).or_else(|| last(&name_words[..at]))
+        }
+        None => to_preposition(name_words),
     }
 }
 
