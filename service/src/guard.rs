@@ -1,5 +1,5 @@
 //! The guard: tools that must not be delivered for a request however close they score, because calling
-//! them would act on the wrong thing. Five rules:
+//! them would act on the wrong thing. The rules:
 //! - A request to act on a service it names (any action but reading) is not served by another service's
 //!   tool: `merge_pull` of Gitee does not merge a GitLab merge request, TickTick's `delete_project` does not
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
@@ -19,6 +19,8 @@
 //!   `delete_app_connector`.
 //! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it: "open
 //!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`.
+//! - A request only to archive, close, stop, ban or lock a thing is not served by a tool that makes that
+//!   thing: "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -60,7 +62,11 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - every action the request shows acts, its first makes something (the `create` class) or deletes it,
 ///   and the tool (its name shows an action, not `run`, that does not conflict) acts on a part of what the
 ///   request acts on: the last word of the request's object qualifies the tool's, and the one thing the
-///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`).
+///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or
+/// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
+///   archive, close, stop, ban, lock, unlock, log out), and the tool only makes (its name's actions are all
+///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
+///   (`makes_what_is_ended`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -81,7 +87,17 @@ pub(crate) struct Guard<'a> {
     distinguished: Vec<(usize, TermId)>,
     /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
     makes_or_deletes: bool,
+    /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
+    ends: bool,
 }
+
+/// Families that change the state of a thing that exists and never make one: a request made only of these
+/// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
+/// thing. Approving, rejecting, assigning, subscribing, resuming, merging and moving are left out: their
+/// tools are often named for what they make or add ("approve the pull request" →
+/// `create_pull_request_review`, "subscribe to the list" → `create_subscription`, "move the task into the
+/// Done section" → `add_task_to_section`, "combine these PDFs" → a tool that makes one).
+const ENDS: [&str; 7] = ["close", "stop", "archive", "ban", "lock", "unlock", "logout"];
 
 impl<'a> Guard<'a> {
     /// The guard for `request`, among the candidate tools `candidates` (each with its server).
@@ -150,6 +166,7 @@ impl<'a> Guard<'a> {
                 .action
                 .as_ref()
                 .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
+        let ends = !acted_object.is_empty() && request.families.iter().all(|&f| ENDS.contains(&table.name(f)));
         Guard {
             request,
             profiles,
@@ -160,6 +177,7 @@ impl<'a> Guard<'a> {
             irreversible,
             distinguished,
             makes_or_deletes,
+            ends,
         }
     }
 
@@ -193,7 +211,7 @@ impl<'a> Guard<'a> {
         if t.actions.is_empty() || t.actions.iter().any(|&f| table.name(f) == "run") {
             return false;
         }
-        if self.acts_on_another_thing(t, server) || self.acts_on_a_part(t) {
+        if self.acts_on_another_thing(t, server) || self.acts_on_a_part(t) || self.makes_what_is_ended(t) {
             return true;
         }
         // A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
@@ -237,6 +255,17 @@ impl<'a> Guard<'a> {
                 .distinguished
                 .iter()
                 .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+    }
+
+    /// A request that only changes the state of a thing that exists (`ENDS`: archive, close, stop, ban …)
+    /// is not served by a tool that only makes that thing, whose actions conflict with every action asked:
+    /// "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
+    fn makes_what_is_ended(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        self.ends
+            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+            && t.object.iter().any(|o| self.acted_object.contains(o))
+            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -533,6 +562,40 @@ mod tests {
         assert!(!guards(&on("rename", &[10], "w10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's.
         assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
+    }
+
+    #[test]
+    fn ending_a_thing_is_not_done_by_making_it() {
+        // Terms: 1 paddle, 10 product, 11 price, 12 issue, 13 review.
+        let p = catalog(&[(
+            1,
+            &[
+                (&["create"], &[10], &[]),
+                (&["create"], &[11], &[]),
+                (&["update"], &[10], &[]),
+                (&["create"], &[12, 13], &[]),
+                (&["create", "archive"], &[10], &[]),
+            ],
+        )]);
+        // The request mentions prices too, so `create_price` is not barred for acting on another thing.
+        let on = |families: &[&str], object: &str| {
+            let mut r = request(families, &[1, 10, 11, 12], &[]);
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // "archive the paddle product" → create_product; "close issue 12" → create_issue_review.
+        assert!(guards(&on(&["archive"], "w10"), &p, 0, 0));
+        assert!(guards(&on(&["close"], "w12"), &p, 3, 0));
+        // A tool that makes another thing, changes the thing, or also does what is asked: not this rule's.
+        assert!(!guards(&on(&["archive"], "w10"), &p, 1, 0), "create_price");
+        assert!(!guards(&on(&["archive"], "w10"), &p, 2, 0), "update_product");
+        assert!(!guards(&on(&["archive"], "w10"), &p, 4, 0), "create_archive_of_product");
+        // Approving, subscribing or enabling is often done by making something ("approve the pull request"
+        // → create_pull_request_review); a request that also makes, or names no object, is left alone.
+        assert!(!guards(&on(&["approve"], "w12"), &p, 3, 0));
+        assert!(!guards(&on(&["resume"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["archive", "create"], "w10"), &p, 0, 0));
+        assert!(!guards(&request(&["archive"], &[1, 10], &[]), &p, 0, 0), "no object");
     }
 
     #[test]

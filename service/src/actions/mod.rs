@@ -415,6 +415,10 @@ mod tests {
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
         check("back up the sqlite db before I migrate", Some("download"));
+        check("re-run the failed workflow", Some("resume"));
+        check("retry the failed job in build 8812", Some("resume"));
+        check("mute the datadog monitor for 2 hours", Some("stop"));
+        check("archive the stripe product", Some("archive"));
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
         check("weather in Paris tomorrow", None);

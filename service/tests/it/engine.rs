@@ -119,6 +119,24 @@ fn making_a_thing_is_not_answered_with_a_tool_that_makes_a_part_of_it() {
     assert!(!names.iter().any(|(_, t)| t == "add_issue_comment"), "{names:?}");
 }
 
+/// Archiving, closing or stopping a thing is not done by making one. "close the issue" keeps `update_issue`
+/// (it sets the state) and loses `create_issue`, which the guard bars (without it, `create_issue` is
+/// delivered); "archive the repository", which no reference tool does, is `not_found` and says so.
+#[test]
+fn ending_a_thing_is_not_answered_with_a_tool_that_makes_it() {
+    let close = "close the github issue 12 in octo/app, it is fixed";
+    let answer = ask(close);
+    assert_eq!(answer.status, Status::Found, "{:?}", answer.reason);
+    let delivered = names(&answer);
+    assert_eq!(delivered.first().map(|(_, t)| t.as_str()), Some("update_issue"), "{delivered:?}");
+    assert!(!delivered.iter().any(|(_, t)| t == "create_issue"), "{delivered:?}");
+    assert!(names(&ask_unguarded(close)).iter().any(|(_, t)| t == "create_issue"), "the guard is what bars it");
+    let archive = ask("archive the github repository octo/app");
+    assert_eq!(archive.status, Status::NotFound, "{:?}", names(&archive));
+    let reason = archive.reason.as_deref().unwrap_or_default();
+    assert!(reason.starts_with("github is connected, but none of its tools can archive"), "{reason}");
+}
+
 /// `query` is `not_found` because of the guard: the reason says `service` is connected but none of its
 /// tools can do `action`, `closest` is offered as closest, and without the guard `closest` is delivered.
 fn assert_guarded(query: &str, service: &str, action: &str, closest: &str) {
