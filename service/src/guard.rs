@@ -5,7 +5,8 @@
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
 //! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
 //!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
-//!   "assign the sentry issue to maya" → `search_issues`.
+//!   "assign the sentry issue to maya" → `search_issues`; nor, when it names one service and acts on it, by
+//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
@@ -44,7 +45,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   ("everything", "monday"); or
 /// - every action the request shows is one that acts (none reads or runs what it is given), and the tool
 ///   only reads what it acts on: the tool's object shares a term with the request's ("rename my notion
-///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`), its name shows
+///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`) or the request names
+///   one service (all the servers it names are of one service), acts on it, and the tool is of it ("upload
+///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
+///   Sentry's `get_issue`: two services, and the first verb is not read as one), its name shows
 ///   reading actions only, and its description does not open with another kind ("Reserve tickets …" of
 ///   `GetTrainTickets`); or
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
@@ -89,6 +93,9 @@ pub(crate) struct Guard<'a> {
     makes_or_deletes: bool,
     /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
     ends: bool,
+    /// The servers of the one service the request names, when it only acts and acts on that service
+    /// (else empty).
+    acts_only_on: Vec<usize>,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -166,6 +173,11 @@ impl<'a> Guard<'a> {
                 .action
                 .as_ref()
                 .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
+        let one_service = request
+            .named_servers
+            .iter()
+            .all(|&n| profiles.servers[n].service == profiles.servers[request.named_servers[0]].service);
+        let acts_only_on = if only_acts && one_service { named.clone() } else { Vec::new() };
         let ends = !acted_object.is_empty() && request.families.iter().all(|&f| ENDS.contains(&table.name(f)));
         Guard {
             request,
@@ -178,6 +190,7 @@ impl<'a> Guard<'a> {
             distinguished,
             makes_or_deletes,
             ends,
+            acts_only_on,
         }
     }
 
@@ -201,7 +214,7 @@ impl<'a> Guard<'a> {
             }
         }
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
-        if t.object.iter().any(|o| self.acted_object.contains(o))
+        if (t.object.iter().any(|o| self.acted_object.contains(o)) || self.acts_only_on.contains(&server))
             && !t.actions.is_empty()
             && t.actions.iter().all(reads)
             && t.described.is_none_or(|f| reads(&f))
@@ -439,6 +452,28 @@ mod tests {
         assert!(!guards(&on(&["search", "update"], "w10"), &p, 0, 0));
         assert!(!guards(&on(&["run"], "w10"), &p, 0, 0));
         assert!(!guards(&rename, &p, 3, 0));
+    }
+
+    #[test]
+    fn a_request_that_only_acts_on_the_one_service_it_names_is_not_served_by_its_reading_tools() {
+        // Terms: 1 youtube, 2 sentry, 3 github, 10 transcript, 11 issue, 12 video.
+        let p = catalog(&[
+            (1, &[(&["get"], &[10], &[]), (&["upload"], &[12], &[])]),
+            (2, &[(&["get"], &[11], &[])]),
+            (3, &[(&["create"], &[11], &[])]),
+        ]);
+        // "upload /videos/demo.mp4 to my youtube channel" (no object left once the path is set aside) →
+        // get_transcript: it reads, however close it scores.
+        let upload = request(&["upload"], &[1], &[0]);
+        assert!(guards(&upload, &p, 0, 0));
+        assert!(!guards(&upload, &p, 1, 0), "upload_video: what was asked");
+        // "take sentry issue WEB-3K2 and open a github issue": two services named, the reading one may be
+        // the other part of the request.
+        let both = request(&["create"], &[2, 3, 11], &[1, 2]);
+        assert!(!guards(&both, &p, 2, 1));
+        assert!(!guards(&both, &p, 3, 2));
+        // A request that reads too: left to the decision.
+        assert!(!guards(&request(&["search", "upload"], &[1], &[0]), &p, 0, 0));
     }
 
     #[test]
