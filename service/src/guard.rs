@@ -93,9 +93,9 @@ pub(crate) struct Guard<'a> {
     makes_or_deletes: bool,
     /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
     ends: bool,
-    /// The servers of the one service the request names, when it only acts and acts on that service
-    /// (else empty).
-    acts_only_on: Vec<usize>,
+    /// Every action it shows acts, and every server it names is of one service: the servers of `named` are
+    /// all it acts on.
+    acts_on_one_service: bool,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -173,11 +173,11 @@ impl<'a> Guard<'a> {
                 .action
                 .as_ref()
                 .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
-        let one_service = request
-            .named_servers
-            .iter()
-            .all(|&n| profiles.servers[n].service == profiles.servers[request.named_servers[0]].service);
-        let acts_only_on = if only_acts && one_service { named.clone() } else { Vec::new() };
+        let acts_on_one_service = only_acts
+            && request
+                .named_servers
+                .iter()
+                .all(|&n| profiles.servers[n].service == profiles.servers[request.named_servers[0]].service);
         let ends = !acted_object.is_empty() && request.families.iter().all(|&f| ENDS.contains(&table.name(f)));
         Guard {
             request,
@@ -190,7 +190,7 @@ impl<'a> Guard<'a> {
             distinguished,
             makes_or_deletes,
             ends,
-            acts_only_on,
+            acts_on_one_service,
         }
     }
 
@@ -214,7 +214,8 @@ impl<'a> Guard<'a> {
             }
         }
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
-        if (t.object.iter().any(|o| self.acted_object.contains(o)) || self.acts_only_on.contains(&server))
+        if (t.object.iter().any(|o| self.acted_object.contains(o))
+            || (self.acts_on_one_service && self.named.contains(&server)))
             && !t.actions.is_empty()
             && t.actions.iter().all(reads)
             && t.described.is_none_or(|f| reads(&f))
