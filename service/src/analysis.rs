@@ -59,6 +59,14 @@ fn acted_on(named: &[usize], actions: &[Action], words: &[String], profiles: &Pr
     out
 }
 
+/// Families that only look something up: a request made of these alone reads.
+const LOOKUPS: [&str; 3] = ["get", "list", "search"];
+
+/// Verbs of `LOOKUPS` that also mean obtaining, starting or checking in ("can I get three tickets", "give me
+/// a new api key", "load the csv into sqlite", "check in for my flight"): they do not make a request one
+/// that only looks up.
+const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "check"];
+
 /// One request (or one intent of it), analysed against a snapshot's profiles.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Analysis {
@@ -74,6 +82,9 @@ pub(crate) struct Analysis {
     /// No verb showed an action: a question or a bare noun phrase ("stripe balance right now"), which asks
     /// to read something.
     pub implied_read: bool,
+    /// Every action it shows looks something up (`LOOKUPS`), by a verb that only means that: "list invoices
+    /// for customer …", "show me the score trend …"; not "get me three tickets" (getting may be buying).
+    pub looks_up: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,
     /// Servers the request names by their service words.
@@ -120,6 +131,12 @@ impl Analysis {
         };
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
+        let looks_up = !all_actions.is_empty()
+            && !crate::actions::unknown_verb(table, text)
+            && all_actions.iter().all(|a| {
+                let first = a.verb.split(' ').next().unwrap_or("");
+                LOOKUPS.contains(&table.name(a.family)) && !AMBIGUOUS_LOOKUPS.iter().any(|v| first.starts_with(v))
+            });
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
         let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
@@ -136,6 +153,7 @@ impl Analysis {
             action,
             families: families_seen,
             implied_read,
+            looks_up,
             object_words,
             named_servers,
             acted_on,
@@ -169,6 +187,23 @@ mod tests {
         assert_eq!(object("approve and merge the gitlab merge request"), ["merge", "gitlab", "merge", "request"]);
         // Positions count the words actions are read from: an address before the verb moves nothing.
         assert_eq!(object("ops@acme.com: delete the old build logs"), ["old", "build", "logs"]);
+    }
+
+    #[test]
+    fn a_request_looks_up_only_by_verbs_that_only_look_up() {
+        let looks_up = |text: &str| Analysis::new(text, &Profiles::default()).looks_up;
+        assert!(looks_up("list invoices for customer cus_9s6XKzkNRiz8i3"));
+        assert!(looks_up("show me the ZDX score trend for Microsoft Teams over the last 48h"));
+        assert!(looks_up("search alfresco for 'NDA Globex' and show me the document's text"));
+        assert!(!looks_up("Can I get three tickets for the 7pm show?"), "getting may be buying");
+        assert!(!looks_up("check in for my flight"));
+        assert!(!looks_up("load /tmp/sensor.csv into sqlite"));
+        assert!(!looks_up("find the stale branches and delete them"), "acts too");
+        assert!(!looks_up("what's my stripe balance right now"), "no verb: read, but not by a verb");
+        // A clause that starts with a verb the table does not know asks for more than looking up.
+        assert!(!looks_up("find an airbnb in kyoto apr 10-14 and block those dates in my calendar"));
+        assert!(!looks_up("read the CO2 values from my aranet4 and log them into the airtable Office Air table"));
+        assert!(looks_up("find airbnbs and hotels in kyoto"), "a noun after `and`");
     }
 
     #[test]

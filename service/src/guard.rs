@@ -22,6 +22,8 @@
 //!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`.
 //! - A request only to archive, close, stop, ban or lock a thing is not served by a tool that makes that
 //!   thing: "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
+//! - A request that only looks something up is not served by a tool that only changes something: "list
+//!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -70,7 +72,11 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
 ///   archive, close, stop, ban, lock, unlock, log out), and the tool only makes (its name's actions are all
 ///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
-///   (`makes_what_is_ended`).
+///   (`makes_what_is_ended`); or
+/// - every action the request shows looks something up by a verb that means only that, and no clause starts
+///   with a verb the table does not know (`Analysis::looks_up`), and the tool's name, an identifier, shows
+///   only actions that change, make (but do not generate), send or remove something, in conflict with every
+///   action asked (`changes_what_is_looked_up`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -225,7 +231,11 @@ impl<'a> Guard<'a> {
         if t.actions.is_empty() || t.actions.iter().any(|&f| table.name(f) == "run") {
             return false;
         }
-        if self.acts_on_another_thing(t, server) || self.acts_on_a_part(t) || self.makes_what_is_ended(t) {
+        if self.acts_on_another_thing(t, server)
+            || self.acts_on_a_part(t)
+            || self.makes_what_is_ended(t)
+            || self.changes_what_is_looked_up(t)
+        {
             return true;
         }
         // A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
@@ -279,6 +289,20 @@ impl<'a> Guard<'a> {
         self.ends
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
             && t.object.iter().any(|o| self.acted_object.contains(o))
+            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
+    }
+
+    /// A request that only looks something up (`Analysis::looks_up`) is not served by a tool that only acts
+    /// (its name's actions all create, change, send or remove something), whose actions conflict with every
+    /// action asked: "list invoices for customer …" → `create_invoice`, "show me the score trend …" →
+    /// `start_analysis`. Only a name written as an identifier counts (`ToolProfile::identifier`): the verb
+    /// of `RestaurantBookingTool` is a word of a product's name. A tool that generates something is not
+    /// barred: "show them on a map" is served by `generate_pin_map`.
+    fn changes_what_is_looked_up(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        self.request.looks_up
+            && t.identifier
+            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate")
             && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
 
@@ -347,6 +371,7 @@ mod tests {
                     actions: actions.iter().map(|f| family(f)).collect(),
                     object: object.to_vec(),
                     description: set(words),
+                    identifier: true,
                     ..Default::default()
                 });
             }
@@ -632,6 +657,54 @@ mod tests {
         assert!(!guards(&on(&["resume"], "w10"), &p, 0, 0));
         assert!(!guards(&on(&["archive", "create"], "w10"), &p, 0, 0));
         assert!(!guards(&request(&["archive"], &[1, 10], &[]), &p, 0, 0), "no object");
+    }
+
+    #[test]
+    fn looking_something_up_is_not_done_by_changing_it() {
+        // Terms: 1 stripe, 10 invoice, 11 item, 12 analysis.
+        let p = catalog(&[(
+            1,
+            &[
+                (&["list"], &[10], &[]),
+                (&["create"], &[10], &[]),
+                (&["create"], &[10, 11], &[]),
+                (&["start"], &[12], &[]),
+                (&["delete"], &[10], &[]),
+                (&["open"], &[10], &[]),
+                (&["run"], &[12], &[]),
+                (&[], &[12], &[]),
+                (&["get", "update"], &[10], &[]),
+                (&["generate"], &[10], &[]),
+            ],
+        )]);
+        let lookup = |families: &[&str]| {
+            let mut r = request(families, &[1, 10], &[]);
+            r.looks_up = true;
+            r
+        };
+        // "list invoices for customer …" → create_invoice, create_invoice_item, delete_invoice; "show me the
+        // score trend" → start_analysis.
+        let list = lookup(&["list"]);
+        assert!(!guards(&list, &p, 0, 0), "list_invoices");
+        for tool in [1, 2, 4] {
+            assert!(guards(&list, &p, tool, 0), "tool {tool}");
+        }
+        assert!(guards(&lookup(&["get"]), &p, 3, 0), "start_analysis");
+        // A tool compatible with looking up ("show the invoice" → open_invoice), one that runs what it is
+        // given, one whose name shows no action, one that reads too: left to the decision.
+        assert!(!guards(&lookup(&["get"]), &p, 5, 0), "open_invoice");
+        assert!(!guards(&list, &p, 6, 0), "run_analysis");
+        assert!(!guards(&list, &p, 7, 0), "no action");
+        assert!(!guards(&list, &p, 8, 0), "get_or_update_invoice");
+        assert!(!guards(&lookup(&["get"]), &p, 9, 0), "generate_invoice_chart: showing is often drawing");
+        // A product's name in capitals ("InvoiceCreatorTool"): its verb is not what it does.
+        let mut p = p;
+        p.tools[1].identifier = false;
+        assert!(!guards(&list, &p, 1, 0));
+        // A request that is not only a look-up ("can I get three tickets": getting may be buying; "find the
+        // invoice and delete it"): left alone.
+        assert!(!guards(&request(&["get"], &[1, 10], &[]), &p, 1, 0));
+        assert!(!guards(&request(&["search", "delete"], &[1, 10], &[]), &p, 4, 0));
     }
 
     #[test]

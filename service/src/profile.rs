@@ -72,6 +72,10 @@ pub(crate) struct ToolProfile {
     pub described: Option<Family>,
     /// The kinds of entity its parameters take (`entities.rs`).
     pub entity_kinds: u8,
+    /// Its name is written as an identifier (`create_invoice`, `finalizeInvoice`, `get-weread-rank`), not a
+    /// product's name in capitals (`BookTool`, `RestaurantBookingTool`, `EmailByNylas`): a verb it shows is
+    /// what it does, not a word of a product's name.
+    pub identifier: bool,
     /// Terms of its name other than its verb, its server's words and noise: what it acts on.
     pub object: Vec<TermId>,
     /// The one thing its name says it acts on (`object_head`): "comment" of `add_issue_comment`, "issue" of
@@ -238,8 +242,11 @@ impl Profiles {
             } else {
                 None
             };
+            let identifier =
+                t.name.contains(['_', '-', '.']) || t.name.chars().next().is_some_and(|c| c.is_lowercase());
             p.tools.push(ToolProfile {
                 described,
+                identifier,
                 name: name.into(),
                 description: description_terms.into(),
                 params: params.into(),

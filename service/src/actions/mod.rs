@@ -302,6 +302,42 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     out
 }
 
+/// Words that open what a verb acts on: a word the table does not know, at the start of a clause and
+/// followed by one of these, is read as a verb ("take *the* transcript", "block *those* dates", "log *them*
+/// into airtable").
+const DETERMINERS: [&str; 22] = [
+    "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "their", "his", "her", "its", "it",
+    "them", "all", "each", "every", "some", "him", "us",
+];
+
+/// Words that start a clause and take a determiner without asking for anything ("is the build green", "do
+/// you know the …").
+const NOT_ASKING: [&str; 22] = [
+    "is", "are", "was", "were", "be", "am", "do", "does", "did", "have", "has", "had", "know", "think", "like", "love",
+    "hope", "wish", "what", "which", "where", "who",
+];
+
+/// Whether a clause of `text` starts with a verb the table does not know (`DETERMINERS`): "take the
+/// transcript of … and make anki cards", "find an airbnb … and block those dates in my calendar". Its
+/// actions are then not all the request asks for.
+pub(crate) fn unknown_verb(table: &Families, text: &str) -> bool {
+    clauses(text).iter().any(|w| {
+        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+        let known: Vec<usize> = table.actions(&refs).iter().map(|a| a.at).collect();
+        (0..refs.len().saturating_sub(1)).any(|i| {
+            let word = refs[i];
+            (i == 0 || VERB_LEADS.contains(&refs[i - 1]))
+                && !known.contains(&i)
+                && !VERB_LEADS.contains(&word)
+                && !NOT_ASKING.contains(&word)
+                && !DETERMINERS.contains(&word)
+                && word.len() >= 2
+                && word.chars().all(|c| c.is_ascii_alphabetic())
+                && DETERMINERS.contains(&refs[i + 1])
+        })
+    })
+}
+
 /// The words `request_actions` reads, in order: an `Action`'s `at` is a position in this sequence.
 pub(crate) fn request_words(text: &str) -> Vec<String> {
     clauses(text).into_iter().flatten().collect()

@@ -137,6 +137,19 @@ fn ending_a_thing_is_not_answered_with_a_tool_that_makes_it() {
     assert!(reason.starts_with("github is connected, but none of its tools can archive"), "{reason}");
 }
 
+#[test]
+fn looking_something_up_is_not_answered_with_a_tool_that_changes_it() {
+    // GitHub has no tool that lists an issue's comments: adding one is not showing them.
+    let show = "show me the comments on issue 12 in octo/app";
+    let answer = ask(show);
+    assert!(!names(&answer).iter().any(|(_, t)| t == "add_issue_comment"), "{:?}", names(&answer));
+    assert!(answer.closest.iter().any(|t| t.name == "add_issue_comment"), "{:?}", answer.closest);
+    assert!(names(&ask_unguarded(show)).iter().any(|(_, t)| t == "add_issue_comment"), "the guard is what bars it");
+    // Where a tool reads it, that tool is delivered.
+    let list = ask("list the open issues in octo/app");
+    assert_eq!(names(&list).first().map(|(_, t)| t.as_str()), Some("list_issues"), "{:?}", names(&list));
+}
+
 /// `query` is `not_found` because of the guard: the reason says `service` is connected but none of its
 /// tools can do `action`, `closest` is offered as closest, and without the guard `closest` is delivered.
 fn assert_guarded(query: &str, service: &str, action: &str, closest: &str) {
