@@ -67,6 +67,13 @@ const LOOKUPS: [&str; 3] = ["get", "list", "search"];
 /// that only looks up.
 const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "check"];
 
+/// Words that open a question: a request that starts with one and shows no action asks to read ("what's
+/// my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail").
+const QUESTIONS: [&str; 20] = [
+    "what", "what's", "whats", "which", "who", "whose", "when", "where", "why", "how", "is", "are", "was", "were",
+    "does", "do", "did", "has", "have", "any",
+];
+
 /// One request (or one intent of it), analysed against a snapshot's profiles.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Analysis {
@@ -131,12 +138,16 @@ impl Analysis {
         };
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
-        let looks_up = !all_actions.is_empty()
-            && !crate::actions::unknown_verb(table, text)
-            && all_actions.iter().all(|a| {
-                let first = a.verb.split(' ').next().unwrap_or("");
-                LOOKUPS.contains(&table.name(a.family)) && !AMBIGUOUS_LOOKUPS.iter().any(|v| first.starts_with(v))
-            });
+        let question = raw.first().is_some_and(|w| QUESTIONS.contains(&w.as_str()));
+        let looks_up = !crate::actions::unknown_verb(table, text)
+            && if all_actions.is_empty() {
+                question
+            } else {
+                all_actions.iter().all(|a| {
+                    let first = a.verb.split(' ').next().unwrap_or("");
+                    LOOKUPS.contains(&table.name(a.family)) && !AMBIGUOUS_LOOKUPS.iter().any(|v| first.starts_with(v))
+                })
+            };
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
         let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
@@ -199,7 +210,10 @@ mod tests {
         assert!(!looks_up("check in for my flight"));
         assert!(!looks_up("load /tmp/sensor.csv into sqlite"));
         assert!(!looks_up("find the stale branches and delete them"), "acts too");
-        assert!(!looks_up("what's my stripe balance right now"), "no verb: read, but not by a verb");
+        assert!(looks_up("what's my stripe balance right now"), "a question");
+        assert!(looks_up("did acme-web pass the quality gate on PR 311?"));
+        assert!(!looks_up("stripe balance right now"), "no verb, no question: it may ask for anything");
+        assert!(!looks_up("how do I get a new api key"), "a question that gets something");
         // A clause that starts with a verb the table does not know asks for more than looking up.
         assert!(!looks_up("find an airbnb in kyoto apr 10-14 and block those dates in my calendar"));
         assert!(!looks_up("read the CO2 values from my aranet4 and log them into the airtable Office Air table"));

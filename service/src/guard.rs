@@ -23,7 +23,9 @@
 //! - A request only to archive, close, stop, ban or lock a thing is not served by a tool that makes that
 //!   thing: "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
 //! - A request that only looks something up is not served by a tool that only changes something: "list
-//!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`.
+//!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`;
+//!   nor, when its server tells the thing apart, by a tool of that server that looks up something else:
+//!   "list invoices for customer …" → `list_customers`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -73,10 +75,14 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   archive, close, stop, ban, lock, unlock, log out), and the tool only makes (its name's actions are all
 ///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
 ///   (`makes_what_is_ended`); or
-/// - every action the request shows looks something up by a verb that means only that, and no clause starts
-///   with a verb the table does not know (`Analysis::looks_up`), and the tool's name, an identifier, shows
+/// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
+///   means only that, or it shows none and opens as a question; no clause starts with a verb the table does
+///   not know), and the tool's name, an identifier, shows
 ///   only actions that change, make (but do not generate), send or remove something, in conflict with every
-///   action asked (`changes_what_is_looked_up`).
+///   action asked (`changes_what_is_looked_up`); or
+/// - the request only looks something up, another candidate tool of `server` names a word of what it looks
+///   up as its own object, and the tool's object shares no term with it while its name and description
+///   never use that word (`looks_up_another_thing`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -95,6 +101,10 @@ pub(crate) struct Guard<'a> {
     /// name's object — the server tells that thing apart from others (Trello's `get_card` beside
     /// `update_list`).
     distinguished: Vec<(usize, TermId)>,
+    /// It only looks something up (`Analysis::looks_up`): the terms of what its first action looks up.
+    looked_up: Vec<TermId>,
+    /// Pairs (server, term) as `distinguished`, for a term of `looked_up`.
+    looked_apart: Vec<(usize, TermId)>,
     /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
     makes_or_deletes: bool,
     /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
@@ -166,11 +176,25 @@ impl<'a> Guard<'a> {
                 })
                 .collect()
         };
+        let looked_up: Vec<TermId> = if request.looks_up {
+            request
+                .object_words
+                .iter()
+                .flat_map(|w| toolscout_indexer::terms(w))
+                .filter_map(|t| profiles.id(&t))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut distinguished: Vec<(usize, TermId)> = Vec::new();
+        let mut looked_apart: Vec<(usize, TermId)> = Vec::new();
         for &(tool, server) in candidates {
-            for o in profiles.tools[tool].object.iter().filter(|o| acted_object.contains(o)) {
-                if !distinguished.contains(&(server, *o)) {
-                    distinguished.push((server, *o));
+            for &o in &profiles.tools[tool].object {
+                if acted_object.contains(&o) && !distinguished.contains(&(server, o)) {
+                    distinguished.push((server, o));
+                }
+                if looked_up.contains(&o) && !looked_apart.contains(&(server, o)) {
+                    looked_apart.push((server, o));
                 }
             }
         }
@@ -194,6 +218,8 @@ impl<'a> Guard<'a> {
             acted_object,
             irreversible,
             distinguished,
+            looked_up,
+            looked_apart,
             makes_or_deletes,
             ends,
             acts_on_one_service,
@@ -235,6 +261,7 @@ impl<'a> Guard<'a> {
             || self.acts_on_a_part(t)
             || self.makes_what_is_ended(t)
             || self.changes_what_is_looked_up(t)
+            || self.looks_up_another_thing(t, server)
         {
             return true;
         }
@@ -277,6 +304,21 @@ impl<'a> Guard<'a> {
             && !t.object.iter().any(|o| self.request.known.contains(o))
             && self
                 .distinguished
+                .iter()
+                .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+    }
+
+    /// A request that only looks up a thing its service tells apart from others (another candidate of the
+    /// tool's server names it as what it acts on) is not served by a tool of that server that acts on
+    /// something else and never mentions that thing: "list invoices for customer cus_9s6…" →
+    /// `list_customers` when `create_invoice` is a candidate. Unlike `acts_on_another_thing`, the other
+    /// thing may be a word of the request: a look-up names what it is filtered by ("for customer …").
+    fn looks_up_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        !self.looked_apart.is_empty()
+            && !t.object.is_empty()
+            && !t.object.iter().any(|o| self.looked_up.contains(o))
+            && self
+                .looked_apart
                 .iter()
                 .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
     }
@@ -705,6 +747,40 @@ mod tests {
         // invoice and delete it"): left alone.
         assert!(!guards(&request(&["get"], &[1, 10], &[]), &p, 1, 0));
         assert!(!guards(&request(&["search", "delete"], &[1, 10], &[]), &p, 4, 0));
+    }
+
+    #[test]
+    fn looking_up_a_thing_the_service_tells_apart_is_not_done_on_another_thing() {
+        // Terms: 1 stripe, 10 invoice, 11 customer, 12 resource, 13 balance.
+        let p = catalog(&[(
+            1,
+            &[
+                (&["create"], &[10], &[]),
+                (&["list"], &[11], &[]),
+                (&["search"], &[12], &[10]),
+                (&["get"], &[13], &[]),
+                (&["list"], &[10, 11], &[]),
+            ],
+        )]);
+        let lookup = |object: &str| {
+            let mut r = request(&["list"], &[1, 10, 11], &[]);
+            r.looks_up = true;
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // "list invoices for customer cus_9s6…" → list_customers: `create_invoice` shows Stripe tells invoices
+        // apart, and list_customers never mentions them (customers is what the request filters by).
+        let invoices = lookup("w10");
+        assert!(guards(&invoices, &p, 1, 0), "list_customers");
+        assert!(guards(&invoices, &p, 3, 0), "get_balance");
+        // A tool whose description mentions invoices, or that looks them up too: left to the decision.
+        assert!(!guards(&invoices, &p, 2, 0), "search_stripe_resources");
+        assert!(!guards(&invoices, &p, 4, 0), "list_customer_invoices");
+        // "list customers" is served by list_customers; a request that does more than look up is left alone.
+        assert!(!guards(&lookup("w11"), &p, 1, 0));
+        let mut acts = request(&["list", "delete"], &[1, 10, 11], &[]);
+        acts.object_words = vec!["w10".to_string()];
+        assert!(!guards(&acts, &p, 1, 0));
     }
 
     #[test]
