@@ -342,10 +342,16 @@ impl<'a> Guard<'a> {
     /// barred: "show them on a map" is served by `generate_pin_map`.
     fn changes_what_is_looked_up(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
-        self.request.looks_up
+        if !(self.request.looks_up
             && t.identifier
-            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate")
-            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
+            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate"))
+        {
+            return false;
+        }
+        // A question that shows no action asks to get something.
+        let get = [table.by_name("get").expect("`get` is a family")];
+        let asked: &[Family] = if self.request.families.is_empty() { &get } else { &self.request.families };
+        table.agreement_of_sets(asked, &t.actions) == Agreement::Conflict
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -732,6 +738,9 @@ mod tests {
             assert!(guards(&list, &p, tool, 0), "tool {tool}");
         }
         assert!(guards(&lookup(&["get"]), &p, 3, 0), "start_analysis");
+        // A question that shows no action: "what's my stripe balance right now" → update_dispute.
+        assert!(guards(&lookup(&[]), &p, 1, 0), "a question asks to get");
+        assert!(!guards(&lookup(&[]), &p, 5, 0), "open_invoice");
         // A tool compatible with looking up ("show the invoice" → open_invoice), one that runs what it is
         // given, one whose name shows no action, one that reads too: left to the decision.
         assert!(!guards(&lookup(&["get"]), &p, 5, 0), "open_invoice");

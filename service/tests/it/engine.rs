@@ -145,6 +145,11 @@ fn looking_something_up_is_not_answered_with_a_tool_that_changes_it() {
     assert!(!names(&answer).iter().any(|(_, t)| t == "add_issue_comment"), "{:?}", names(&answer));
     assert!(answer.closest.iter().any(|t| t.name == "add_issue_comment"), "{:?}", answer.closest);
     assert!(names(&ask_unguarded(show)).iter().any(|(_, t)| t == "add_issue_comment"), "the guard is what bars it");
+    // A question that shows no action asks to get something.
+    let question = "what comments are on issue 12 in octo/app?";
+    let answer = ask(question);
+    assert!(!names(&answer).iter().any(|(_, t)| t == "add_issue_comment"), "{:?}", names(&answer));
+    assert!(names(&ask_unguarded(question)).iter().any(|(_, t)| t == "add_issue_comment"), "the guard bars it");
     // Where a tool reads it, that tool is delivered.
     let list = ask("list the open issues in octo/app");
     assert_eq!(names(&list).first().map(|(_, t)| t.as_str()), Some("list_issues"), "{:?}", names(&list));
