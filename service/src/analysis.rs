@@ -89,8 +89,10 @@ pub(crate) struct Analysis {
     /// No verb showed an action: a question or a bare noun phrase ("stripe balance right now"), which asks
     /// to read something.
     pub implied_read: bool,
-    /// Every action it shows looks something up (`LOOKUPS`), by a verb that only means that: "list invoices
-    /// for customer …", "show me the score trend …"; not "get me three tickets" (getting may be buying).
+    /// It only looks something up: every action it shows does (`LOOKUPS`), by a verb that only means that
+    /// ("list invoices for customer …", "show me the score trend …"; not "get me three tickets": getting may
+    /// be buying), or it shows none and opens as a question (`QUESTIONS`: "what's my stripe balance"); and no
+    /// clause starts with a verb the table does not know (`actions::unknown_verb`).
     pub looks_up: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,

@@ -77,9 +77,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   (`makes_what_is_ended`); or
 /// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
 ///   means only that, or it shows none and opens as a question; no clause starts with a verb the table does
-///   not know), and the tool's name, an identifier, shows
-///   only actions that change, make (but do not generate), send or remove something, in conflict with every
-///   action asked (`changes_what_is_looked_up`); or
+///   not know), and the tool's name, an identifier, shows only actions that change, make (but do not
+///   generate), send or remove something, in conflict with every action asked (`changes_what_is_looked_up`);
+///   or
 /// - the request only looks something up, another candidate tool of `server` names a word of what it looks
 ///   up as its own object, and the tool's object shares no term with it while its name and description
 ///   never use that word (`looks_up_another_thing`).
@@ -105,6 +105,9 @@ pub(crate) struct Guard<'a> {
     looked_up: Vec<TermId>,
     /// Pairs (server, term) as `distinguished`, for a term of `looked_up`.
     looked_apart: Vec<(usize, TermId)>,
+    /// It only looks something up: the actions it asks (`get` for a question that shows none). Empty
+    /// otherwise.
+    lookup_asks: Vec<Family>,
     /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
     makes_or_deletes: bool,
     /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
@@ -148,15 +151,26 @@ impl<'a> Guard<'a> {
             if acting.is_empty() { Vec::new() } else { request.named_servers.iter().copied().filter(counts).collect() };
         let only_acts = !request.families.is_empty()
             && request.families.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "run");
-        let acted_object: Vec<TermId> = if only_acts {
+        // What its first action acts on, as terms: read by the rules for a request that only acts, or only
+        // looks something up.
+        let object_terms = |wanted: bool| -> Vec<TermId> {
+            if !wanted {
+                return Vec::new();
+            }
             request
                 .object_words
                 .iter()
                 .flat_map(|w| toolscout_indexer::terms(w))
                 .filter_map(|t| profiles.id(&t))
                 .collect()
-        } else {
-            Vec::new()
+        };
+        let acted_object = object_terms(only_acts);
+        let looked_up = object_terms(request.looks_up);
+        // What a look-up asks: a question that shows no action asks to get something.
+        let lookup_asks: Vec<Family> = match (request.looks_up, request.families.is_empty()) {
+            (false, _) => Vec::new(),
+            (true, true) => table.by_name("get").into_iter().collect(),
+            (true, false) => request.families.clone(),
         };
         let irreversible =
             request.families.iter().copied().filter(|&f| table.class(f) == EffectClass::Irreversible).collect();
@@ -175,16 +189,6 @@ impl<'a> Guard<'a> {
                     (!ids.is_empty() && ids.len() == terms.len()).then_some(ids)
                 })
                 .collect()
-        };
-        let looked_up: Vec<TermId> = if request.looks_up {
-            request
-                .object_words
-                .iter()
-                .flat_map(|w| toolscout_indexer::terms(w))
-                .filter_map(|t| profiles.id(&t))
-                .collect()
-        } else {
-            Vec::new()
         };
         let mut distinguished: Vec<(usize, TermId)> = Vec::new();
         let mut looked_apart: Vec<(usize, TermId)> = Vec::new();
@@ -220,6 +224,7 @@ impl<'a> Guard<'a> {
             distinguished,
             looked_up,
             looked_apart,
+            lookup_asks,
             makes_or_deletes,
             ends,
             acts_on_one_service,
@@ -342,16 +347,10 @@ impl<'a> Guard<'a> {
     /// barred: "show them on a map" is served by `generate_pin_map`.
     fn changes_what_is_looked_up(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
-        if !(self.request.looks_up
+        !self.lookup_asks.is_empty()
             && t.identifier
-            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate"))
-        {
-            return false;
-        }
-        // A question that shows no action asks to get something.
-        let get = [table.by_name("get").expect("`get` is a family")];
-        let asked: &[Family] = if self.request.families.is_empty() { &get } else { &self.request.families };
-        table.agreement_of_sets(asked, &t.actions) == Agreement::Conflict
+            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate")
+            && table.agreement_of_sets(&self.lookup_asks, &t.actions) == Agreement::Conflict
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
