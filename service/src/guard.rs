@@ -305,12 +305,8 @@ impl<'a> Guard<'a> {
         // Most requests leave `distinguished` empty (they do more than act, or no server tells things
         // apart): nothing else is looked at then.
         !self.distinguished.is_empty()
-            && !t.object.is_empty()
             && !t.object.iter().any(|o| self.request.known.contains(o))
-            && self
-                .distinguished
-                .iter()
-                .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+            && on_another_thing(&self.distinguished, t, server)
     }
 
     /// A request that only looks up a thing its service tells apart from others (another candidate of the
@@ -320,12 +316,8 @@ impl<'a> Guard<'a> {
     /// thing may be a word of the request: a look-up names what it is filtered by ("for customer …").
     fn looks_up_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
         !self.looked_apart.is_empty()
-            && !t.object.is_empty()
             && !t.object.iter().any(|o| self.looked_up.contains(o))
-            && self
-                .looked_apart
-                .iter()
-                .any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
+            && on_another_thing(&self.looked_apart, t, server)
     }
 
     /// A request that only changes the state of a thing that exists (`ENDS`: archive, close, stop, ban …)
@@ -365,6 +357,13 @@ impl<'a> Guard<'a> {
             && self.acted_object.last().is_some_and(|head| t.object.contains(head))
             && families().agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
+}
+
+/// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
+/// tells apart (`apart`: pairs of server and term), never names or describes that thing.
+fn on_another_thing(apart: &[(usize, TermId)], t: &crate::profile::ToolProfile, server: usize) -> bool {
+    !t.object.is_empty()
+        && apart.iter().any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
 }
 
 #[cfg(test)]
