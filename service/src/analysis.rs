@@ -67,6 +67,10 @@ const LOOKUPS: [&str; 3] = ["get", "list", "search"];
 /// that only looks up.
 const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "check"];
 
+/// Verbs of the `update` family that also mean making or adding ("set a reminder", "configure a webhook",
+/// "replace the file", "append a row"): a request by one of them may be served by a tool that makes the thing.
+const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
+
 /// Words that open a question: a request that starts with one and shows no action asks to read ("what's
 /// my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail").
 const QUESTIONS: [&str; 20] = [
@@ -94,6 +98,8 @@ pub(crate) struct Analysis {
     /// be buying), or it shows none and opens as a question (`QUESTIONS`: "what's my stripe balance"); and no
     /// clause starts with a verb the table does not know (`actions::unknown_verb`).
     pub looks_up: bool,
+    /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
+    pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,
     /// Servers the request names by their service words.
@@ -150,6 +156,10 @@ impl Analysis {
                     LOOKUPS.contains(&table.name(a.family)) && !AMBIGUOUS_LOOKUPS.iter().any(|v| first.starts_with(v))
                 })
             };
+        let updates_ambiguously = all_actions.iter().any(|a| {
+            let first = a.verb.split(' ').next().unwrap_or("");
+            table.name(a.family) == "update" && AMBIGUOUS_UPDATES.iter().any(|v| first.starts_with(v))
+        });
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
         let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
@@ -167,6 +177,7 @@ impl Analysis {
             families: families_seen,
             implied_read,
             looks_up,
+            updates_ambiguously,
             object_words,
             named_servers,
             acted_on,
@@ -220,6 +231,17 @@ mod tests {
         assert!(!looks_up("find an airbnb in kyoto apr 10-14 and block those dates in my calendar"));
         assert!(!looks_up("read the CO2 values from my aranet4 and log them into the airtable Office Air table"));
         assert!(looks_up("find airbnbs and hotels in kyoto"), "a noun after `and`");
+    }
+
+    #[test]
+    fn an_update_by_a_verb_that_may_also_make_something_is_told_apart() {
+        let ambiguous = |text: &str| Analysis::new(text, &Profiles::default()).updates_ambiguously;
+        assert!(ambiguous("set a reminder for 9am tomorrow"));
+        assert!(ambiguous("configure a webhook for pushes to main"));
+        assert!(ambiguous("append a row to the Budget google sheet"));
+        assert!(!ambiguous("change the default branch of pipeline mobile-ios to main"));
+        assert!(!ambiguous("mark task t_482 as done"));
+        assert!(!ambiguous("set up a new project"), "setting up makes one: not an update");
     }
 
     #[test]

@@ -20,8 +20,9 @@
 //!   `delete_app_connector`.
 //! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it: "open
 //!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`.
-//! - A request only to archive, close, stop, ban or lock a thing is not served by a tool that makes that
-//!   thing: "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
+//! - A request only to archive, close, stop, ban or lock a thing, or to change it, is not served by a tool
+//!   that makes that thing: "archive the paddle product" → `create_product`, "close issue 12" →
+//!   `create_issue`, "change the default branch of pipeline mobile-ios" → `create_pipeline`.
 //! - A request that only looks something up is not served by a tool that only changes something: "list
 //!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`;
 //!   nor, when its server tells the thing apart, by a tool of that server that looks up something else:
@@ -72,7 +73,8 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   request acts on: the last word of the request's object qualifies the tool's, and the one thing the
 ///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or
 /// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
-///   archive, close, stop, ban, lock, unlock, log out), and the tool only makes (its name's actions are all
+///   archive, close, stop, ban, lock, unlock, log out; or `update`, by a verb that does not also make
+///   things: `Analysis::updates_ambiguously`), and the tool only makes (its name's actions are all
 ///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
 ///   (`makes_what_is_ended`); or
 /// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
@@ -110,7 +112,8 @@ pub(crate) struct Guard<'a> {
     lookup_asks: Vec<Family>,
     /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
     makes_or_deletes: bool,
-    /// Every action it shows ends, closes or locks something that exists (`ENDS`), and it names what.
+    /// Every action it shows ends, closes, locks or changes something that exists (`ENDS`, or `update` by
+    /// a verb that only changes), and it names what.
     ends: bool,
     /// Every action it shows acts, and every server it names is of one service: the servers of `named` are
     /// all it acts on.
@@ -122,7 +125,9 @@ pub(crate) struct Guard<'a> {
 /// thing. Approving, rejecting, assigning, subscribing, resuming, merging and moving are left out: their
 /// tools are often named for what they make or add ("approve the pull request" →
 /// `create_pull_request_review`, "subscribe to the list" → `create_subscription`, "move the task into the
-/// Done section" → `add_task_to_section`, "combine these PDFs" → a tool that makes one).
+/// Done section" → `add_task_to_section`, "combine these PDFs" → a tool that makes one). Changing a thing
+/// (`update`) counts too, unless its verb also makes or adds (`Analysis::updates_ambiguously`: "set a
+/// reminder" → `create_reminder`).
 const ENDS: [&str; 7] = ["close", "stop", "archive", "ban", "lock", "unlock", "logout"];
 
 impl<'a> Guard<'a> {
@@ -212,7 +217,9 @@ impl<'a> Guard<'a> {
                 .named_servers
                 .iter()
                 .all(|&n| profiles.servers[n].service == profiles.servers[request.named_servers[0]].service);
-        let ends = !acted_object.is_empty() && request.families.iter().all(|&f| ENDS.contains(&table.name(f)));
+        let ends = !acted_object.is_empty()
+            && !request.updates_ambiguously
+            && request.families.iter().all(|&f| ENDS.contains(&table.name(f)) || table.name(f) == "update");
         Guard {
             request,
             profiles,
@@ -320,9 +327,10 @@ impl<'a> Guard<'a> {
             && on_another_thing(&self.looked_apart, t, server)
     }
 
-    /// A request that only changes the state of a thing that exists (`ENDS`: archive, close, stop, ban …)
-    /// is not served by a tool that only makes that thing, whose actions conflict with every action asked:
-    /// "archive the paddle product" → `create_product`, "close issue 12" → `create_issue`.
+    /// A request that only changes the state of a thing that exists (`ENDS`: archive, close, stop, ban …;
+    /// or changes it: `update`) is not served by a tool that only makes that thing, whose actions conflict
+    /// with every action asked: "archive the paddle product" → `create_product`, "close issue 12" →
+    /// `create_issue`, "change the default branch of pipeline …" → `create_pipeline`.
     fn makes_what_is_ended(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         self.ends
@@ -665,8 +673,8 @@ mod tests {
         p.tools[1].object = vec![2, 10];
         assert!(!guards(&ticket, &p, 1, 0));
         p.tools[1].object = vec![10, 12];
-        // Neither making nor deleting ("rename the issue"): left to the other rules and the decision.
-        assert!(!guards(&on("rename", &[10], "w10"), &p, 0, 0));
+        // Neither making nor deleting ("share the issue"): left to the other rules and the decision.
+        assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's.
         assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
     }
@@ -703,6 +711,13 @@ mod tests {
         assert!(!guards(&on(&["resume"], "w10"), &p, 0, 0));
         assert!(!guards(&on(&["archive", "create"], "w10"), &p, 0, 0));
         assert!(!guards(&request(&["archive"], &[1, 10], &[]), &p, 0, 0), "no object");
+        // Changing a thing that exists is not making it: "rename the paddle product" → create_product.
+        assert!(guards(&on(&["update"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["update"], "w10"), &p, 2, 0), "update_product");
+        // Unless the verb may also make it ("set a reminder" → create_reminder).
+        let mut set = on(&["update"], "w10");
+        set.updates_ambiguously = true;
+        assert!(!guards(&set, &p, 0, 0));
     }
 
     #[test]
