@@ -27,6 +27,8 @@
 //!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`;
 //!   nor, when its server tells the thing apart, by a tool of that server that looks up something else:
 //!   "list invoices for customer …" → `list_customers`.
+//! - A request is not served by a tool that does the opposite of every action it asks (`OPPOSITES`):
+//!   "suspend okta user jdoe" → `unsuspend_user`, "unsubscribe me from the list" → `subscribe`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -84,7 +86,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   or
 /// - the request only looks something up, another candidate tool of `server` names a word of what it looks
 ///   up as its own object, and the tool's object shares no term with it while its name and description
-///   never use that word (`looks_up_another_thing`).
+///   never use that word (`looks_up_another_thing`); or
+/// - every action the tool's name shows undoes an action the request asks (`OPPOSITES`: start and stop,
+///   lock and unlock, subscribe and unsubscribe …), and none agrees with any (`undoes_what_is_asked`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -129,6 +133,18 @@ pub(crate) struct Guard<'a> {
 /// (`update`) counts too, unless its verb also makes or adds (`Analysis::updates_ambiguously`: "set a
 /// reminder" → `create_reminder`).
 const ENDS: [&str; 7] = ["close", "stop", "archive", "ban", "lock", "unlock", "logout"];
+
+/// Pairs of families that undo each other: a tool of one does not serve a request for the other ("suspend
+/// the user" → `unsuspend_user`). Making and deleting are the irreversible rule's to judge.
+const OPPOSITES: [(&str, &str); 7] = [
+    ("start", "stop"),
+    ("resume", "stop"),
+    ("lock", "unlock"),
+    ("ban", "unlock"),
+    ("subscribe", "unsubscribe"),
+    ("login", "logout"),
+    ("approve", "reject"),
+];
 
 impl<'a> Guard<'a> {
     /// The guard for `request`, among the candidate tools `candidates` (each with its server).
@@ -274,6 +290,7 @@ impl<'a> Guard<'a> {
             || self.makes_what_is_ended(t)
             || self.changes_what_is_looked_up(t)
             || self.looks_up_another_thing(t, server)
+            || self.undoes_what_is_asked(t)
         {
             return true;
         }
@@ -351,6 +368,20 @@ impl<'a> Guard<'a> {
             && t.identifier
             && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate")
             && table.agreement_of_sets(&self.lookup_asks, &t.actions) == Agreement::Conflict
+    }
+
+    /// A request is not served by a tool that undoes what it asks: each action of the tool's name is the
+    /// opposite (`OPPOSITES`) of an action of the request, and none agrees with any of them ("suspend okta
+    /// user jdoe" → `unsuspend_user`; not "stop the old container and start a new one" → `start_container`).
+    fn undoes_what_is_asked(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        let opposite = |a: Family, b: Family| {
+            let (a, b) = (table.name(a), table.name(b));
+            OPPOSITES.iter().any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+        };
+        !t.actions.is_empty()
+            && t.actions.iter().all(|&done| self.request.families.iter().any(|&asked| opposite(asked, done)))
+            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -718,6 +749,32 @@ mod tests {
         let mut set = on(&["update"], "w10");
         set.updates_ambiguously = true;
         assert!(!guards(&set, &p, 0, 0));
+    }
+
+    #[test]
+    fn a_request_is_not_served_by_undoing_what_it_asks() {
+        // Terms: 1 okta, 10 user, 11 list.
+        let p = catalog(&[(
+            1,
+            &[
+                (&["resume"], &[10], &[]),
+                (&["stop"], &[10], &[]),
+                (&["start"], &[10], &[]),
+                (&["subscribe"], &[11], &[]),
+                (&["delete"], &[10], &[]),
+            ],
+        )]);
+        // "suspend okta user jdoe" → unsuspend_user; suspend_user is what was asked.
+        let suspend = request(&["stop"], &[1, 10], &[]);
+        assert!(guards(&suspend, &p, 0, 0));
+        assert!(guards(&suspend, &p, 2, 0), "start_user undoes it too");
+        assert!(!guards(&suspend, &p, 1, 0));
+        // "unsubscribe me from the list" → subscribe_list.
+        assert!(guards(&request(&["unsubscribe"], &[11], &[]), &p, 3, 0));
+        // A request that asks for both ("stop the old one and start a new one"): starting is asked too.
+        assert!(!guards(&request(&["stop", "start"], &[10], &[]), &p, 2, 0));
+        // Another action, not the opposite, is the other rules' to judge.
+        assert!(!guards(&suspend, &p, 4, 0));
     }
 
     #[test]

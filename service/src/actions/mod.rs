@@ -455,6 +455,8 @@ mod tests {
         check("retry the failed job in build 8812", Some("resume"));
         check("mute the datadog monitor for 2 hours", Some("stop"));
         check("archive the stripe product", Some("archive"));
+        assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
+        assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
         check("weather in Paris tomorrow", None);
