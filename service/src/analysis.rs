@@ -71,8 +71,9 @@ const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "c
 /// "replace the file", "append a row"): a request by one of them may be served by a tool that makes the thing.
 const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 
-/// Words that open a question: a request that starts with one and shows no action asks to read ("what's
-/// my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail").
+/// Words that open a question: a request with a clause that starts with one and shows no action asks to
+/// read ("what's my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail",
+/// "in LaunchDarkly, which repos still reference the flag …").
 const QUESTIONS: [&str; 20] = [
     "what", "what's", "whats", "which", "who", "whose", "when", "where", "why", "how", "is", "are", "was", "were",
     "does", "do", "did", "has", "have", "any",
@@ -95,7 +96,8 @@ pub(crate) struct Analysis {
     pub implied_read: bool,
     /// It only looks something up: every action it shows does (`LOOKUPS`), by a verb that only means that
     /// ("list invoices for customer …", "show me the score trend …"; not "get me three tickets": getting may
-    /// be buying), or it shows none and opens as a question (`QUESTIONS`: "what's my stripe balance"); and no
+    /// be buying), or it shows none and a clause opens as a question (`QUESTIONS`: "what's my stripe
+    /// balance", "in LaunchDarkly, which repos …"); and no
     /// clause starts with a verb the table does not know (`actions::unknown_verb`).
     pub looks_up: bool,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
@@ -146,7 +148,7 @@ impl Analysis {
         };
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
-        let question = raw.first().is_some_and(|w| QUESTIONS.contains(&w.as_str()));
+        let question = crate::actions::clause_openers(text).iter().any(|w| QUESTIONS.contains(&w.as_str()));
         let looks_up = !crate::actions::unknown_verb(table, text)
             && if all_actions.is_empty() {
                 question
@@ -226,6 +228,7 @@ mod tests {
         assert!(looks_up("what's my stripe balance right now"), "a question");
         assert!(looks_up("did acme-web pass the quality gate on PR 311?"));
         assert!(!looks_up("stripe balance right now"), "no verb, no question: it may ask for anything");
+        assert!(looks_up("in LaunchDarkly, which repos still reference the flag dark-mode-v1?"), "a later clause");
         assert!(!looks_up("how do I get a new api key"), "a question that gets something");
         // A clause that starts with a verb the table does not know asks for more than looking up.
         assert!(!looks_up("find an airbnb in kyoto apr 10-14 and block those dates in my calendar"));

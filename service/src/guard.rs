@@ -80,8 +80,8 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
 ///   (`makes_what_is_ended`); or
 /// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
-///   means only that, or it shows none and opens as a question; no clause starts with a verb the table does
-///   not know), and the tool's name, an identifier, shows only actions that change, make (but do not
+///   means only that, or it shows none and a clause opens as a question; no clause starts with a verb the
+///   table does not know), and the tool's name, an identifier, shows only actions that change, make (but do not
 ///   generate), send or remove something, in conflict with every action asked (`changes_what_is_looked_up`);
 ///   or
 /// - the request only looks something up, another candidate tool of `server` names a word of what it looks

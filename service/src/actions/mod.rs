@@ -338,6 +338,12 @@ pub(crate) fn unknown_verb(table: &Families, text: &str) -> bool {
     })
 }
 
+/// The first word of each clause of a request (as `request_words` reads them): "in LaunchDarkly, *which* repos
+/// …" opens a question in its second clause.
+pub(crate) fn clause_openers(text: &str) -> Vec<String> {
+    clauses(text).into_iter().filter_map(|w| w.into_iter().next()).collect()
+}
+
 /// The words `request_actions` reads, in order: an `Action`'s `at` is a position in this sequence.
 pub(crate) fn request_words(text: &str) -> Vec<String> {
     clauses(text).into_iter().flatten().collect()
@@ -457,6 +463,7 @@ mod tests {
         check("archive the stripe product", Some("archive"));
         assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
         assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
+        assert_eq!(family_of_tool("unapprove_merge_request").as_deref(), Some("reject"), "the opposite of approving");
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
         check("weather in Paris tomorrow", None);
