@@ -124,7 +124,10 @@ impl Analysis {
     pub(crate) fn new(text: &str, profiles: &Profiles) -> Analysis {
         let table = families();
         let raw = request_words(text);
-        let all_actions = request_actions(table, text);
+        // Quoted text is the payload, not the request's verbs ("… to 'Login fails'"): actions are read from
+        // the text with its quoted letters masked, which keeps every word's position in `raw`.
+        let masked = crate::payload::quoted_letters_masked(text);
+        let all_actions = request_actions(table, &masked);
         let action = all_actions.first().cloned();
         let mut families_seen: Vec<Family> = all_actions.iter().map(|a| a.family).collect();
         families_seen.dedup();
@@ -148,8 +151,8 @@ impl Analysis {
         };
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
-        let question = crate::actions::clause_openers(text).iter().any(|w| QUESTIONS.contains(&w.as_str()));
-        let looks_up = !crate::actions::unknown_verb(table, text)
+        let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
+        let looks_up = !crate::actions::unknown_verb(table, &masked)
             && if all_actions.is_empty() {
                 question
             } else {

@@ -119,9 +119,11 @@ fn making_a_thing_is_not_answered_with_a_tool_that_makes_a_part_of_it() {
     assert!(!names.iter().any(|(_, t)| t == "add_issue_comment"), "{names:?}");
 }
 
-/// Archiving, closing or stopping a thing is not done by making one. "close the issue" keeps `update_issue`
-/// (it sets the state) and loses `create_issue`, which the guard bars (without it, `create_issue` is
-/// delivered); "archive the repository", which no reference tool does, is `not_found` and says so.
+/// Archiving, closing, stopping or changing a thing is not done by making one. "close the issue" keeps
+/// `update_issue` (it sets the state) and loses `create_issue`, which the guard bars (without it,
+/// `create_issue` is delivered); so does "change the title of the issue to 'Login fails'", whose quoted
+/// payload asks nothing (its "login" is not an action); "archive the repository", which no reference tool
+/// does, is `not_found` and says so.
 #[test]
 fn ending_a_thing_is_not_answered_with_a_tool_that_makes_it() {
     let close = "close the github issue 12 in octo/app, it is fixed";
@@ -131,6 +133,12 @@ fn ending_a_thing_is_not_answered_with_a_tool_that_makes_it() {
     assert_eq!(delivered.first().map(|(_, t)| t.as_str()), Some("update_issue"), "{delivered:?}");
     assert!(!delivered.iter().any(|(_, t)| t == "create_issue"), "{delivered:?}");
     assert!(names(&ask_unguarded(close)).iter().any(|(_, t)| t == "create_issue"), "the guard is what bars it");
+    let change = "change the title of github issue 12 in octo/app to 'Login fails'";
+    let answer = ask(change);
+    let delivered = names(&answer);
+    assert_eq!(delivered.first().map(|(_, t)| t.as_str()), Some("update_issue"), "{delivered:?}");
+    assert!(!delivered.iter().any(|(_, t)| t == "create_issue"), "{delivered:?}");
+    assert!(names(&ask_unguarded(change)).iter().any(|(_, t)| t == "create_issue"), "the guard is what bars it");
     let archive = ask("archive the github repository octo/app");
     assert_eq!(archive.status, Status::NotFound, "{:?}", names(&archive));
     let reason = archive.reason.as_deref().unwrap_or_default();
