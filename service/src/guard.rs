@@ -81,9 +81,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   (`makes_what_is_ended`); or
 /// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
 ///   means only that, or it shows none and a clause opens as a question; no clause starts with a verb the
-///   table does not know), and the tool's name, an identifier, shows only actions that change, make (but do not
-///   generate), send or remove something, in conflict with every action asked (`changes_what_is_looked_up`);
-///   or
+///   table does not know), and the tool's name, an identifier, shows only actions that change, make, send or
+///   remove something, the first not generating, in conflict with every action asked
+///   (`changes_what_is_looked_up`); or
 /// - the request only looks something up, another candidate tool of `server` names a word of what it looks
 ///   up as its own object, and the tool's object shares no term with it while its name and description
 ///   never use that word (`looks_up_another_thing`); or
@@ -360,13 +360,15 @@ impl<'a> Guard<'a> {
     /// (its name's actions all create, change, send or remove something), whose actions conflict with every
     /// action asked: "list invoices for customer …" → `create_invoice`, "show me the score trend …" →
     /// `start_analysis`. Only a name written as an identifier counts (`ToolProfile::identifier`): the verb
-    /// of `RestaurantBookingTool` is a word of a product's name. A tool that generates something is not
-    /// barred: "show them on a map" is served by `generate_pin_map`.
+    /// of `RestaurantBookingTool` is a word of a product's name. A tool whose name first generates
+    /// something is not barred: "show them on a map" is served by `generate_pin_map`. (A later "chart" is
+    /// a thing: `uninstall_helm_chart` is barred for "which helm releases are installed?".)
     fn changes_what_is_looked_up(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         !self.lookup_asks.is_empty()
             && t.identifier
-            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "generate")
+            && t.actions.iter().all(|&f| table.class(f) != EffectClass::Read)
+            && t.actions.first().is_some_and(|&f| table.name(f) != "generate")
             && table.agreement_of_sets(&self.lookup_asks, &t.actions) == Agreement::Conflict
     }
 
@@ -793,6 +795,7 @@ mod tests {
                 (&[], &[12], &[]),
                 (&["get", "update"], &[10], &[]),
                 (&["generate"], &[10], &[]),
+                (&["delete", "generate"], &[10], &[]),
             ],
         )]);
         let lookup = |families: &[&str]| {
@@ -818,6 +821,8 @@ mod tests {
         assert!(!guards(&list, &p, 7, 0), "no action");
         assert!(!guards(&list, &p, 8, 0), "get_or_update_invoice");
         assert!(!guards(&lookup(&["get"]), &p, 9, 0), "generate_invoice_chart: showing is often drawing");
+        // A later "chart" is a thing, not drawing: "which helm releases are installed?" → uninstall_helm_chart.
+        assert!(guards(&lookup(&[]), &p, 10, 0), "uninstall_helm_chart");
         // A product's name in capitals ("InvoiceCreatorTool"): its verb is not what it does.
         let mut p = p;
         p.tools[1].identifier = false;

@@ -463,6 +463,7 @@ mod tests {
         check("archive the stripe product", Some("archive"));
         assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
         assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
+        check("upgrade the helm release api to chart 1.4", Some("update"));
         assert_eq!(family_of_tool("unapprove_merge_request").as_deref(), Some("reject"), "the opposite of approving");
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
