@@ -262,10 +262,45 @@ impl Families {
 
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
-pub(crate) const VERB_LEADS: [&str; 36] = [
-    "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
-    "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
-    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok",
+pub(crate) const VERB_LEADS: [&str; 38] = [
+    "to",
+    "and",
+    "then",
+    "please",
+    "pls",
+    "plz",
+    "also",
+    "can",
+    "could",
+    "would",
+    "will",
+    "should",
+    "must",
+    "you",
+    "u",
+    "i",
+    "we",
+    "let's",
+    "lets",
+    "me",
+    "just",
+    "quickly",
+    "now",
+    "first",
+    "next",
+    "finally",
+    "kindly",
+    "go",
+    "help",
+    "want",
+    "need",
+    "wanna",
+    "gotta",
+    "i'd",
+    "i'll",
+    "ok",
+    "permanently",
+    "immediately",
 ];
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
@@ -284,16 +319,29 @@ fn idiom_at(words: &[&str], at: usize) -> bool {
         .any(|(verb, next)| verb.contains(&words[at]) && words[at + 1..].iter().take(2).any(|w| next.contains(w)))
 }
 
+/// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
+/// want to *delete* it".
+const NEGATIONS: [&str; 10] =
+    ["not", "don't", "dont", "never", "without", "doesn't", "didn't", "won't", "shouldn't", "mustn't"];
+
+/// Whether the action at `at` in `words` is denied: the words that lead to it (`VERB_LEADS`) are preceded by
+/// a negation ("not just archive it", "don't want to delete it").
+fn denied_at(words: &[&str], at: usize) -> bool {
+    words[..at].iter().rev().find(|w| !VERB_LEADS.contains(w)).is_some_and(|w| NEGATIONS.contains(w))
+}
+
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
-/// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels. "AAPL daily closing
-/// prices" and "3pm new york" ask for nothing but to read; "close issue 12" asks to close.
+/// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels, idioms and denied verbs
+/// (`denied_at`). "AAPL daily closing prices" and "3pm new york" ask for nothing but to read; "close issue
+/// 12" asks to close.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
     let mut offset = 0;
     for w in clauses(text) {
         let refs: Vec<&str> = w.iter().map(String::as_str).collect();
         for a in table.actions(&refs) {
-            if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(&refs, a.at) {
+            if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(&refs, a.at) && !denied_at(&refs, a.at)
+            {
                 out.push(Action { at: a.at + offset, ..a });
             }
         }
@@ -464,6 +512,13 @@ mod tests {
         assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
         assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
         check("upgrade the helm release api to chart 1.4", Some("update"));
+        // A denied verb is not asked for.
+        let families_of = |text: &str| {
+            request_actions(families(), text).iter().map(|a| families().name(a.family).to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(families_of("permanently delete trello card 64f1, not just archive it"), ["delete"]);
+        assert_eq!(families_of("I don't want to delete it, just archive it"), ["archive"]);
+        assert_eq!(families_of("archive it, then delete it"), ["archive", "delete"]);
         assert_eq!(family_of_tool("unapprove_merge_request").as_deref(), Some("reject"), "the opposite of approving");
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
