@@ -71,6 +71,12 @@ const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "c
 /// "replace the file", "append a row"): a request by one of them may be served by a tool that makes the thing.
 const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 
+/// Whether the first word of `action`'s verb is a form of one of `verbs` ("gets", "setting").
+fn by_verb_among(action: &Action, verbs: &[&str]) -> bool {
+    let first = action.verb.split(' ').next().unwrap_or("");
+    verbs.iter().any(|v| first.starts_with(v))
+}
+
 /// Words that open a question: a request with a clause that starts with one and shows no action asks to
 /// read ("what's my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail",
 /// "in LaunchDarkly, which repos still reference the flag …").
@@ -97,8 +103,8 @@ pub(crate) struct Analysis {
     /// It only looks something up: every action it shows does (`LOOKUPS`), by a verb that only means that
     /// ("list invoices for customer …", "show me the score trend …"; not "get me three tickets": getting may
     /// be buying), or it shows none and a clause opens as a question (`QUESTIONS`: "what's my stripe
-    /// balance", "in LaunchDarkly, which repos …"); and no
-    /// clause starts with a verb the table does not know (`actions::unknown_verb`).
+    /// balance", "in LaunchDarkly, which repos …"); and no clause starts with a verb the table does not
+    /// know (`actions::unknown_verb`).
     pub looks_up: bool,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
     pub updates_ambiguously: bool,
@@ -156,15 +162,12 @@ impl Analysis {
             && if all_actions.is_empty() {
                 question
             } else {
-                all_actions.iter().all(|a| {
-                    let first = a.verb.split(' ').next().unwrap_or("");
-                    LOOKUPS.contains(&table.name(a.family)) && !AMBIGUOUS_LOOKUPS.iter().any(|v| first.starts_with(v))
-                })
+                all_actions
+                    .iter()
+                    .all(|a| LOOKUPS.contains(&table.name(a.family)) && !by_verb_among(a, &AMBIGUOUS_LOOKUPS))
             };
-        let updates_ambiguously = all_actions.iter().any(|a| {
-            let first = a.verb.split(' ').next().unwrap_or("");
-            table.name(a.family) == "update" && AMBIGUOUS_UPDATES.iter().any(|v| first.starts_with(v))
-        });
+        let updates_ambiguously =
+            all_actions.iter().any(|a| table.name(a.family) == "update" && by_verb_among(a, &AMBIGUOUS_UPDATES));
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
         let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);

@@ -122,6 +122,8 @@ pub(crate) struct Guard<'a> {
     /// Every action it shows acts, and every server it names is of one service: the servers of `named` are
     /// all it acts on.
     acts_on_one_service: bool,
+    /// The families that undo an action it asks (`OPPOSITES`).
+    undoing: Vec<Family>,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -236,6 +238,12 @@ impl<'a> Guard<'a> {
         let ends = !acted_object.is_empty()
             && !request.updates_ambiguously
             && request.families.iter().all(|&f| ENDS.contains(&table.name(f)) || table.name(f) == "update");
+        let undoing: Vec<Family> = OPPOSITES
+            .iter()
+            .flat_map(|&(x, y)| [(x, y), (y, x)])
+            .filter(|&(asked, _)| request.families.iter().any(|&f| table.name(f) == asked))
+            .filter_map(|(_, undone)| table.by_name(undone))
+            .collect();
         Guard {
             request,
             profiles,
@@ -251,6 +259,7 @@ impl<'a> Guard<'a> {
             makes_or_deletes,
             ends,
             acts_on_one_service,
+            undoing,
         }
     }
 
@@ -376,14 +385,10 @@ impl<'a> Guard<'a> {
     /// opposite (`OPPOSITES`) of an action of the request, and none agrees with any of them ("suspend okta
     /// user jdoe" → `unsuspend_user`; not "stop the old container and start a new one" → `start_container`).
     fn undoes_what_is_asked(&self, t: &crate::profile::ToolProfile) -> bool {
-        let table = families();
-        let opposite = |a: Family, b: Family| {
-            let (a, b) = (table.name(a), table.name(b));
-            OPPOSITES.iter().any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
-        };
-        !t.actions.is_empty()
-            && t.actions.iter().all(|&done| self.request.families.iter().any(|&asked| opposite(asked, done)))
-            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
+        !self.undoing.is_empty()
+            && !t.actions.is_empty()
+            && t.actions.iter().all(|f| self.undoing.contains(f))
+            && families().agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
