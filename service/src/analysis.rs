@@ -71,6 +71,30 @@ const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "c
 /// "replace the file", "append a row"): a request by one of them may be served by a tool that makes the thing.
 const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 
+/// Families whose action makes a thing that did not exist: what follows their verb is what is made. (Not
+/// `open`, which also opens what exists, nor `generate`, whose charts and images are drawn into things.)
+const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "install"];
+
+/// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
+/// project" (not "add its totals *as* rows", "create a page *for* the launch").
+const DESTINATIONS: [&str; 5] = ["to", "into", "in", "onto", "inside"];
+
+/// What a making action puts its thing into (`Analysis::destination_words`): given the words after its verb,
+/// the words after the first preposition when that is one of `DESTINATIONS`, up to a conjunction or another
+/// preposition, four at most.
+fn destination_of(after: &[String]) -> Vec<String> {
+    let Some(at) = after.iter().position(|w| PREPOSITIONS.contains(&w.as_str())) else { return Vec::new() };
+    if !DESTINATIONS.contains(&after[at].as_str()) {
+        return Vec::new();
+    }
+    after[at + 1..]
+        .iter()
+        .take_while(|w| !PREPOSITIONS.contains(&w.as_str()) && !CONJUNCTIONS.contains(&w.as_str()))
+        .take(4)
+        .cloned()
+        .collect()
+}
+
 /// Whether the first word of `action`'s verb is a form of one of `verbs` ("gets", "setting").
 fn by_verb_among(action: &Action, verbs: &[&str]) -> bool {
     let first = action.verb.split(' ').next().unwrap_or("");
@@ -110,6 +134,13 @@ pub(crate) struct Analysis {
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,
+    /// What its actions that make something (`MAKES`) make: the words after each such verb, as
+    /// `object_words`. Empty when it makes nothing.
+    pub made_words: Vec<String>,
+    /// Where they put what they make, when a preposition of place follows it (`DESTINATIONS`): "the
+    /// Invoices table" of "add a row *to* the Invoices table", "asana project 12…" of "create a section
+    /// called 'QA' *in* asana project 12…".
+    pub destination_words: Vec<String>,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
     /// Those of `named_servers` it names where it acts (not only reads), each with that action's family: in
@@ -155,6 +186,13 @@ impl Analysis {
             Some(a) => object_of(&raw[(a.at + a.len).min(raw.len())..]),
             None => Vec::new(),
         };
+        let making: Vec<&[String]> = all_actions
+            .iter()
+            .filter(|a| MAKES.contains(&table.name(a.family)))
+            .map(|a| &raw[(a.at + a.len).min(raw.len())..])
+            .collect();
+        let made_words = making.iter().flat_map(|after| object_of(after)).collect();
+        let destination_words = making.iter().flat_map(|after| destination_of(after)).collect();
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
@@ -187,6 +225,8 @@ impl Analysis {
             looks_up,
             updates_ambiguously,
             object_words,
+            made_words,
+            destination_words,
             named_servers,
             acted_on,
             services,
@@ -219,6 +259,23 @@ mod tests {
         assert_eq!(object("approve and merge the gitlab merge request"), ["merge", "gitlab", "merge", "request"]);
         // Positions count the words actions are read from: an address before the verb moves nothing.
         assert_eq!(object("ops@acme.com: delete the old build logs"), ["old", "build", "logs"]);
+    }
+
+    #[test]
+    fn what_is_made_and_where_it_goes() {
+        let read = |text: &str| {
+            let a = Analysis::new(text, &Profiles::default());
+            (a.made_words, a.destination_words)
+        };
+        let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(read("add a row to the Invoices table"), (words(&["row"]), words(&["the", "invoices", "table"])));
+        assert_eq!(
+            read("open port 443 on the firewall and add a rule"),
+            (words(&["rule"]), words(&[])),
+            "opening is not making; a making action's object counts wherever it is"
+        );
+        assert_eq!(read("add its totals as rows in the sheet"), (words(&["its", "totals"]), words(&[])), "not a place");
+        assert_eq!(read("delete the row in the table"), (words(&[]), words(&[])), "deleting makes nothing");
     }
 
     #[test]

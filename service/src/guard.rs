@@ -29,6 +29,8 @@
 //!   "list invoices for customer …" → `list_customers`.
 //! - A request is not served by a tool that does the opposite of every action it asks (`OPPOSITES`):
 //!   "suspend okta user jdoe" → `unsuspend_user`, "unsubscribe me from the list" → `subscribe`.
+//! - A request to make a thing in a place it names is not served by a tool that makes the place: "add a
+//!   row to the Invoices table" → `create_table`, "create a section in asana project …" → `create_project`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -88,7 +90,11 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   up as its own object, and the tool's object shares no term with it while its name and description
 ///   never use that word (`looks_up_another_thing`); or
 /// - every action the tool's name shows undoes an action the request asks (`OPPOSITES`: start and stop,
-///   lock and unlock, subscribe and unsubscribe …), and none agrees with any (`undoes_what_is_asked`).
+///   lock and unlock, subscribe and unsubscribe …), and none agrees with any (`undoes_what_is_asked`); or
+/// - the request makes something and says where it goes ("add a row *to* the Invoices table"), and the
+///   tool (its name shows an action, not `run`) only makes, and makes that place: the one thing its name
+///   acts on is a word of the place and not of what is made, and its object shares no term with what is
+///   made (`makes_where_it_goes`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -124,6 +130,10 @@ pub(crate) struct Guard<'a> {
     acts_on_one_service: bool,
     /// The families that undo an action it asks (`OPPOSITES`).
     undoing: Vec<Family>,
+    /// What its actions that make something make, as terms (`Analysis::made_words`).
+    made: Vec<TermId>,
+    /// Where they put it, as terms (`Analysis::destination_words`).
+    destination: Vec<TermId>,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -244,6 +254,11 @@ impl<'a> Guard<'a> {
             .filter(|&(asked, _)| request.families.iter().any(|&f| table.name(f) == asked))
             .filter_map(|(_, undone)| table.by_name(undone))
             .collect();
+        let ids = |words: &[String]| -> Vec<TermId> {
+            words.iter().flat_map(|w| toolscout_indexer::terms(w)).filter_map(|t| profiles.id(&t)).collect()
+        };
+        let made = ids(&request.made_words);
+        let destination = ids(&request.destination_words);
         Guard {
             request,
             profiles,
@@ -260,6 +275,8 @@ impl<'a> Guard<'a> {
             ends,
             acts_on_one_service,
             undoing,
+            made,
+            destination,
         }
     }
 
@@ -300,6 +317,7 @@ impl<'a> Guard<'a> {
             || self.changes_what_is_looked_up(t)
             || self.looks_up_another_thing(t, server)
             || self.undoes_what_is_asked(t)
+            || self.makes_where_it_goes(t)
         {
             return true;
         }
@@ -389,6 +407,18 @@ impl<'a> Guard<'a> {
             && !t.actions.is_empty()
             && t.actions.iter().all(|f| self.undoing.contains(f))
             && families().agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
+    }
+
+    /// A request that makes a thing in or for another it names ("add a row to the Invoices table", "create a
+    /// section in asana project …") is not served by a tool that only makes that other thing
+    /// (`create_table`, `create_project`): the one thing the tool's name acts on is a word of the request
+    /// but not of what it makes, and the tool's object shares no term with what it makes.
+    fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        !self.made.is_empty()
+            && t.head.is_some_and(|h| self.destination.contains(&h) && !self.made.contains(&h))
+            && !t.object.iter().any(|o| self.made.contains(o))
+            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -715,6 +745,31 @@ mod tests {
         assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's.
         assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
+    }
+
+    #[test]
+    fn making_a_thing_somewhere_is_not_done_by_making_the_place() {
+        // Terms: 1 airtable, 10 row, 11 table, 12 field, 13 lead.
+        let mut p = catalog(&[(1, &[(&["create"], &[11], &[]), (&["create"], &[10], &[]), (&["get"], &[11], &[])])]);
+        p.tools[0].head = Some(11); // create_table
+        p.tools[1].head = Some(10); // create_row
+        p.tools[2].head = Some(11); // get_table
+        let add = |made: &[&str], destination: &[&str]| {
+            let mut r = request(&["create"], &[10, 11, 12, 13], &[]);
+            r.made_words = made.iter().map(|w| w.to_string()).collect();
+            r.destination_words = destination.iter().map(|w| w.to_string()).collect();
+            r
+        };
+        // "add a row to the Invoices table" → create_table: the table is where the row goes.
+        let row = add(&["w10"], &["invoices", "w11"]);
+        assert!(guards(&row, &p, 0, 0));
+        assert!(!guards(&row, &p, 1, 0), "create_row makes what is asked");
+        assert!(!guards(&row, &p, 2, 0), "a tool that does not only make is the other rules' to judge");
+        // "create a table in the base" makes the table; "add its totals as rows" names no place.
+        assert!(!guards(&add(&["w11"], &["base"]), &p, 0, 0));
+        assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
+        // "add a new lead and a field to the table": a table made too is not a place only.
+        assert!(!guards(&add(&["w13", "w11"], &["w11"]), &p, 0, 0));
     }
 
     #[test]
