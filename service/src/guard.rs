@@ -63,7 +63,8 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
-///   that runs whatever it is given (the `run` family: `execute_sql`), is not barred; or
+///   that runs whatever it is given (the `run` family, on nothing or on what `RUNNABLE` names: `execute_sql`;
+///   not `run_container`), is not barred; or
 /// - every action the request shows acts, another candidate tool of `server` names a word of what the
 ///   request acts on as its own object, and the tool acts (its name shows an action, not `run`) on
 ///   something whose words the request never uses, and its name and description never use that word
@@ -134,7 +135,28 @@ pub(crate) struct Guard<'a> {
     made: Vec<TermId>,
     /// Where they put it, as terms (`Analysis::destination_words`).
     destination: Vec<TermId>,
+    /// The terms of `RUNNABLE`: what a tool of the `run` family runs when it runs whatever it is given.
+    runnable: Vec<TermId>,
 }
+
+/// What a tool runs when it runs whatever it is given (`execute_sql`, `run_python_code`, `run_query`): such a
+/// tool may serve any request, unlike one that runs a thing of its own (`run_container`, `run_workflow`).
+const RUNNABLE: [&str; 14] = [
+    "code",
+    "script",
+    "query",
+    "sql",
+    "command",
+    "cmd",
+    "shell",
+    "python",
+    "javascript",
+    "snippet",
+    "program",
+    "expression",
+    "statement",
+    "bash",
+];
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
 /// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
@@ -277,6 +299,11 @@ impl<'a> Guard<'a> {
             undoing,
             made,
             destination,
+            runnable: RUNNABLE
+                .iter()
+                .flat_map(|w| toolscout_indexer::terms(w))
+                .filter_map(|t| profiles.id(&t))
+                .collect(),
         }
     }
 
@@ -308,7 +335,9 @@ impl<'a> Guard<'a> {
         {
             return true;
         }
-        if t.actions.is_empty() || t.actions.iter().any(|&f| table.name(f) == "run") {
+        let runs_what_it_is_given = t.actions.iter().any(|&f| table.name(f) == "run")
+            && (t.object.is_empty() || t.object.iter().any(|o| self.runnable.contains(o)));
+        if t.actions.is_empty() || runs_what_it_is_given {
             return false;
         }
         if self.acts_on_another_thing(t, server)
@@ -841,8 +870,8 @@ mod tests {
 
     #[test]
     fn looking_something_up_is_not_done_by_changing_it() {
-        // Terms: 1 stripe, 10 invoice, 11 item, 12 analysis.
-        let p = catalog(&[(
+        // Terms: 1 stripe, 10 invoice, 11 item, 12 analysis, 13 container.
+        let mut p = catalog(&[(
             1,
             &[
                 (&["list"], &[10], &[]),
@@ -851,13 +880,17 @@ mod tests {
                 (&["start"], &[12], &[]),
                 (&["delete"], &[10], &[]),
                 (&["open"], &[10], &[]),
-                (&["run"], &[12], &[]),
+                (&["run"], &[], &[]),
                 (&[], &[12], &[]),
                 (&["get", "update"], &[10], &[]),
                 (&["generate"], &[10], &[]),
                 (&["delete", "generate"], &[10], &[]),
+                (&["run"], &[13], &[]),
+                (&["run"], &[], &[]),
             ],
         )]);
+        let query = p.intern(&toolscout_indexer::terms("query")[0]);
+        p.tools[12].object = vec![query];
         let lookup = |families: &[&str]| {
             let mut r = request(families, &[1, 10], &[]);
             r.looks_up = true;
@@ -877,14 +910,17 @@ mod tests {
         // A tool compatible with looking up ("show the invoice" → open_invoice), one that runs what it is
         // given, one whose name shows no action, one that reads too: left to the decision.
         assert!(!guards(&lookup(&["get"]), &p, 5, 0), "open_invoice");
-        assert!(!guards(&list, &p, 6, 0), "run_analysis");
+        assert!(!guards(&list, &p, 6, 0), "run");
+        assert!(!guards(&list, &p, 12, 0), "run_query");
         assert!(!guards(&list, &p, 7, 0), "no action");
         assert!(!guards(&list, &p, 8, 0), "get_or_update_invoice");
         assert!(!guards(&lookup(&["get"]), &p, 9, 0), "generate_invoice_chart: showing is often drawing");
         // A later "chart" is a thing, not drawing: "which helm releases are installed?" → uninstall_helm_chart.
         assert!(guards(&lookup(&[]), &p, 10, 0), "uninstall_helm_chart");
+        // A tool that runs a thing of its own, not what it is given: "what docker containers are running" →
+        // run_container.
+        assert!(guards(&lookup(&[]), &p, 11, 0), "run_container");
         // A product's name in capitals ("InvoiceCreatorTool"): its verb is not what it does.
-        let mut p = p;
         p.tools[1].identifier = false;
         assert!(!guards(&list, &p, 1, 0));
         // A request that is not only a look-up ("can I get three tickets": getting may be buying; "find the
