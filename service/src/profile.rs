@@ -190,7 +190,7 @@ impl Profiles {
             let params = p.intern_all(&params_text(object.get("inputSchema")));
             let name_list: Vec<String> = words(&name_words);
             let refs: Vec<&str> = name_list.iter().map(String::as_str).collect();
-            let name_actions = table.actions(&refs);
+            let name_actions = name_actions(table, &refs);
             let mut actions: Vec<Family> = name_actions.iter().map(|a| a.family).collect();
             actions.dedup();
             let param_names = object
@@ -416,6 +416,20 @@ fn params_text(schema: Option<&Value>) -> String {
     out
 }
 
+/// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
+/// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
+/// (`get_or_create_user`, `search_and_replace`) or the first verb makes it: making a refund refunds
+/// (`create_refund`, `create_message`).
+fn name_actions(table: &crate::actions::Families, words: &[&str]) -> Vec<Action> {
+    let all = table.actions(words);
+    let makes = all.first().is_some_and(|a| table.name(a.family) == "create");
+    all.into_iter()
+        .enumerate()
+        .filter(|(i, a)| *i == 0 || makes || (a.at > 0 && ["and", "or", "then"].contains(&words[a.at - 1])))
+        .map(|(_, a)| a)
+        .collect()
+}
+
 /// The one thing a tool's name says it acts on: the last word of what follows its first verb, up to a
 /// preposition or a conjunction (or, when nothing follows the verb, of what precedes it: `issue_create`).
 /// In English the last noun of a compound is its head: `add_issue_comment` adds a comment (to an issue),
@@ -441,7 +455,7 @@ fn object_head(name_words: &[String], first: Option<&Action>, keep: impl Fn(&str
 mod tests {
     use std::collections::HashSet;
 
-    use super::{Profiles, alias_names, closest_word, joined_name, object_head, ordinary_name};
+    use super::{Profiles, alias_names, closest_word, joined_name, name_actions, object_head, ordinary_name};
 
     #[test]
     fn the_head_of_a_name_is_the_last_thing_before_a_preposition() {
@@ -462,6 +476,22 @@ mod tests {
         assert_eq!(head("github_create_issue").as_deref(), Some("issu"));
         assert_eq!(head("search_and_replace").as_deref(), None, "nothing before a conjunction");
         assert_eq!(head("weather").as_deref(), Some("weather"), "no verb: the whole name");
+    }
+
+    #[test]
+    fn a_later_verb_of_a_name_is_what_the_first_acts_on() {
+        let table = crate::actions::families();
+        let shows = |name: &str| {
+            let words = crate::actions::words(&toolscout_indexer::split_name(name));
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            name_actions(table, &refs).iter().map(|a| table.name(a.family)).collect::<Vec<_>>()
+        };
+        assert_eq!(shows("cancel_order"), ["cancel"], "an order is what is cancelled, not a purchase");
+        assert_eq!(shows("get_message"), ["get"]);
+        assert_eq!(shows("get_or_create_user"), ["get", "create"], "a conjunction leads to a verb");
+        assert_eq!(shows("search_and_replace"), ["search", "update"]);
+        assert_eq!(shows("create_refund"), ["create", "refund"], "making a refund refunds");
+        assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
     }
 
     #[test]
