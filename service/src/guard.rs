@@ -63,7 +63,7 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
-///   that runs whatever it is given (the `run` family, on nothing or on what `RUNNABLE` names: `execute_sql`;
+///   that runs whatever it is given (`ToolProfile::runs_given`: `execute_sql`;
 ///   not `run_container`), is not barred; or
 /// - every action the request shows acts, another candidate tool of `server` names a word of what the
 ///   request acts on as its own object, and the tool acts (its name shows an action, not `run`) on
@@ -135,28 +135,7 @@ pub(crate) struct Guard<'a> {
     made: Vec<TermId>,
     /// Where they put it, as terms (`Analysis::destination_words`).
     destination: Vec<TermId>,
-    /// The terms of `RUNNABLE`: what a tool of the `run` family runs when it runs whatever it is given.
-    runnable: Vec<TermId>,
 }
-
-/// What a tool runs when it runs whatever it is given (`execute_sql`, `run_python_code`, `run_query`): such a
-/// tool may serve any request, unlike one that runs a thing of its own (`run_container`, `run_workflow`).
-const RUNNABLE: [&str; 14] = [
-    "code",
-    "script",
-    "query",
-    "sql",
-    "command",
-    "cmd",
-    "shell",
-    "python",
-    "javascript",
-    "snippet",
-    "program",
-    "expression",
-    "statement",
-    "bash",
-];
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
 /// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
@@ -206,19 +185,13 @@ impl<'a> Guard<'a> {
             if acting.is_empty() { Vec::new() } else { request.named_servers.iter().copied().filter(counts).collect() };
         let only_acts = !request.families.is_empty()
             && request.families.iter().all(|&f| table.class(f) != EffectClass::Read && table.name(f) != "run");
+        // Words of the request as the catalog's term ids.
+        let ids = |words: &[String]| -> Vec<TermId> {
+            words.iter().flat_map(|w| toolscout_indexer::terms(w)).filter_map(|t| profiles.id(&t)).collect()
+        };
         // What its first action acts on, as terms: read by the rules for a request that only acts, or only
         // looks something up.
-        let object_terms = |wanted: bool| -> Vec<TermId> {
-            if !wanted {
-                return Vec::new();
-            }
-            request
-                .object_words
-                .iter()
-                .flat_map(|w| toolscout_indexer::terms(w))
-                .filter_map(|t| profiles.id(&t))
-                .collect()
-        };
+        let object_terms = |wanted: bool| if wanted { ids(&request.object_words) } else { Vec::new() };
         let acted_object = object_terms(only_acts);
         let looked_up = object_terms(request.looks_up);
         // What a look-up asks: a question that shows no action asks to get something.
@@ -276,9 +249,6 @@ impl<'a> Guard<'a> {
             .filter(|&(asked, _)| request.families.iter().any(|&f| table.name(f) == asked))
             .filter_map(|(_, undone)| table.by_name(undone))
             .collect();
-        let ids = |words: &[String]| -> Vec<TermId> {
-            words.iter().flat_map(|w| toolscout_indexer::terms(w)).filter_map(|t| profiles.id(&t)).collect()
-        };
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
         Guard {
@@ -299,11 +269,6 @@ impl<'a> Guard<'a> {
             undoing,
             made,
             destination,
-            runnable: RUNNABLE
-                .iter()
-                .flat_map(|w| toolscout_indexer::terms(w))
-                .filter_map(|t| profiles.id(&t))
-                .collect(),
         }
     }
 
@@ -335,9 +300,7 @@ impl<'a> Guard<'a> {
         {
             return true;
         }
-        let runs_what_it_is_given = t.actions.iter().any(|&f| table.name(f) == "run")
-            && (t.object.is_empty() || t.object.iter().any(|o| self.runnable.contains(o)));
-        if t.actions.is_empty() || runs_what_it_is_given {
+        if t.actions.is_empty() || t.runs_given {
             return false;
         }
         if self.acts_on_another_thing(t, server)
@@ -440,8 +403,8 @@ impl<'a> Guard<'a> {
 
     /// A request that makes a thing in or for another it names ("add a row to the Invoices table", "create a
     /// section in asana project …") is not served by a tool that only makes that other thing
-    /// (`create_table`, `create_project`): the one thing the tool's name acts on is a word of the request
-    /// but not of what it makes, and the tool's object shares no term with what it makes.
+    /// (`create_table`, `create_project`): the one thing the tool's name acts on is a word of the place
+    /// but not of what is made, and the tool's object shares no term with what is made.
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         !self.made.is_empty()
@@ -527,6 +490,7 @@ mod tests {
                 });
             }
         }
+        p.mark_runners();
         p
     }
 
@@ -891,6 +855,7 @@ mod tests {
         )]);
         let query = p.intern(&toolscout_indexer::terms("query")[0]);
         p.tools[12].object = vec![query];
+        p.mark_runners();
         let lookup = |families: &[&str]| {
             let mut r = request(families, &[1, 10], &[]);
             r.looks_up = true;

@@ -81,7 +81,18 @@ pub(crate) struct ToolProfile {
     /// The one thing its name says it acts on (`object_head`): "comment" of `add_issue_comment`, "issue" of
     /// `create_issue_from_template`.
     pub head: Option<TermId>,
+    /// It runs whatever it is given (`Profiles::mark_runners`): its name shows the `run` family, on nothing
+    /// or on what `RUNNABLE` names (`execute_sql`, `run_python_code`; not `run_container`).
+    pub runs_given: bool,
 }
+
+/// What a tool runs when it runs whatever it is given (`execute_sql`, `run_python_code`, `run_query`): such a
+/// tool may serve any request, unlike one that runs a thing of its own (`run_container`, `run_workflow`).
+#[rustfmt::skip]
+const RUNNABLE: [&str; 14] = [
+    "code", "script", "query", "sql", "command", "cmd", "shell", "python", "javascript", "snippet", "program",
+    "expression", "statement", "bash",
+];
 
 impl ToolProfile {
     /// Whether the tool's name, description or parameters, or its server's words, use the term `id`.
@@ -254,12 +265,24 @@ impl Profiles {
                 entity_kinds,
                 object: object_terms,
                 head,
+                runs_given: false,
             });
         }
         let n = snap.tools.len().max(1) as f32;
         df.resize(p.texts.len(), 0);
         p.idf = df.iter().map(|&d| (1.0 + n / (d as f32 + 1.0)).ln()).collect();
+        p.mark_runners();
         p
+    }
+
+    /// Sets `ToolProfile::runs_given` of every tool, once its words are all known.
+    pub(crate) fn mark_runners(&mut self) {
+        let table = families();
+        let runnable: Vec<TermId> = RUNNABLE.iter().flat_map(|w| terms(w)).filter_map(|t| self.id(&t)).collect();
+        for t in &mut self.tools {
+            t.runs_given = t.actions.iter().any(|&f| table.name(f) == "run")
+                && (t.object.is_empty() || t.object.iter().any(|o| runnable.contains(o)));
+        }
     }
 
     pub(crate) fn intern(&mut self, term: &str) -> TermId {
