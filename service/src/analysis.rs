@@ -18,19 +18,32 @@ pub(crate) const PREPOSITIONS: [&str; 18] = [
 /// are passed over before ("approve *and* merge the request").
 const CONJUNCTIONS: [&str; 5] = ["and", "but", "then", "so", "because"];
 
+/// Words that end what an action acts on by naming it: "create a segment group *named* 'Finance Apps'".
+const NAMING: [&str; 5] = ["named", "called", "titled", "labeled", "labelled"];
+
 /// What the words after an action name as its object, for explanations: up to four words, without
-/// determiners, up to a preposition or a conjunction.
+/// determiners, up to a preposition, a conjunction or a word that names it (`NAMING`). Words after an "of"
+/// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
+/// buildkite pipeline mobile-ios").
 fn object_of(after: &[String]) -> Vec<String> {
     let mut out = Vec::new();
+    let mut most = 4;
     for w in after.iter().map(String::as_str) {
-        if PREPOSITIONS.contains(&w) || (CONJUNCTIONS.contains(&w) && !out.is_empty()) || out.len() == 4 {
+        if PREPOSITIONS.contains(&w)
+            || NAMING.contains(&w)
+            || (CONJUNCTIONS.contains(&w) && !out.is_empty())
+            || out.len() == most
+        {
             break;
+        }
+        if w == "of" && !out.is_empty() && most == 4 {
+            most = out.len() + 4;
         }
         if !CONJUNCTIONS.contains(&w) && !["a", "an", "the", "my", "that", "this", "our", "your", "some"].contains(&w) {
             out.push(w.to_string());
         }
     }
-    // Cut at four words, it may end in "of" ("update user profile of"): that word names nothing.
+    // An object may end in "of" ("the name of"): that word names nothing.
     if out.last().is_some_and(|w| w == "of") {
         out.pop();
     }
@@ -74,6 +87,10 @@ const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 /// Families whose action makes a thing that did not exist: what follows their verb is what is made. (Not
 /// `open`, which also opens what exists, nor `generate`, whose charts and images are drawn into things.)
 const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "install"];
+
+/// Families whose action puts a thing somewhere without making the place: "post them *in* our discord
+/// channel", "move item 555 *to* the 'Done' group". Read beside `MAKES` for what goes where.
+const PUTS: [&str; 2] = ["send", "move"];
 
 /// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
 /// project" (not "add its totals *as* rows", "create a page *for* the launch").
@@ -134,12 +151,12 @@ pub(crate) struct Analysis {
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
     pub object_words: Vec<String>,
-    /// What its actions that make something (`MAKES`) make: the words after each such verb, as
-    /// `object_words`. Empty when it makes nothing.
+    /// What its actions that make something (`MAKES`), send or move it (`PUTS`) make, send or move: the
+    /// words after each such verb, as `object_words`. Empty when it does none of these.
     pub made_words: Vec<String>,
-    /// Where they put what they make, when a preposition of place follows it (`DESTINATIONS`): "the
-    /// Invoices table" of "add a row *to* the Invoices table", "asana project 12…" of "create a section
-    /// called 'QA' *in* asana project 12…".
+    /// Where they put it, when a preposition of place follows it (`DESTINATIONS`): "the Invoices table" of
+    /// "add a row *to* the Invoices table", "asana project 12…" of "create a section called 'QA' *in* asana
+    /// project 12…", "our discord channel 4455" of "post them *in* our discord channel 4455".
     pub destination_words: Vec<String>,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
@@ -188,7 +205,7 @@ impl Analysis {
         };
         let making: Vec<&[String]> = all_actions
             .iter()
-            .filter(|a| MAKES.contains(&table.name(a.family)))
+            .filter(|a| MAKES.contains(&table.name(a.family)) || PUTS.contains(&table.name(a.family)))
             .map(|a| &raw[(a.at + a.len).min(raw.len())..])
             .collect();
         let made_words = making.iter().flat_map(|after| object_of(after)).collect();
@@ -254,8 +271,18 @@ mod tests {
         assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
         assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
-        assert_eq!(object("update the slack user profile of maya"), ["slack", "user", "profile"]);
+        assert_eq!(object("update the slack user profile of maya"), ["slack", "user", "profile", "of", "maya"]);
         assert_eq!(object("delete the list of users"), ["list", "of", "users"]);
+        assert_eq!(
+            object("change the default branch of buildkite pipeline mobile-ios to main"),
+            ["default", "branch", "of", "buildkite", "pipeline", "mobile"],
+            "what it belongs to is part of it"
+        );
+        assert_eq!(object("create a ZPA segment group named 'Finance Apps'"), ["zpa", "segment", "group"]);
+        assert_eq!(
+            object("set the description of table out.c-sales.orders"),
+            ["description", "of", "table", "out", "c"]
+        );
         assert_eq!(object("approve and merge the gitlab merge request"), ["merge", "gitlab", "merge", "request"]);
         // Positions count the words actions are read from: an address before the verb moves nothing.
         assert_eq!(object("ops@acme.com: delete the old build logs"), ["old", "build", "logs"]);
@@ -276,6 +303,12 @@ mod tests {
         );
         assert_eq!(read("add its totals as rows in the sheet"), (words(&["its", "totals"]), words(&[])), "not a place");
         assert_eq!(read("delete the row in the table"), (words(&[]), words(&[])), "deleting makes nothing");
+        assert_eq!(
+            read("move item 5551234 to the 'Done' group"),
+            (words(&["item", "5551234"]), words(&["the", "done", "group"])),
+            "moving puts a thing somewhere"
+        );
+        assert_eq!(read("post them in our discord channel"), (words(&["them"]), words(&["our", "discord", "channel"])));
     }
 
     #[test]

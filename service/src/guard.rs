@@ -29,8 +29,11 @@
 //!   "list invoices for customer …" → `list_customers`.
 //! - A request is not served by a tool that does the opposite of every action it asks (`OPPOSITES`):
 //!   "suspend okta user jdoe" → `unsuspend_user`, "unsubscribe me from the list" → `subscribe`.
-//! - A request to make a thing in a place it names is not served by a tool that makes the place: "add a
-//!   row to the Invoices table" → `create_table`, "create a section in asana project …" → `create_project`.
+//! - A request to make, send or move a thing into a place it names is not served by a tool that makes the
+//!   place: "add a row to the Invoices table" → `create_table`, "create a section in asana project …" →
+//!   `create_project`, "post them in our discord channel" → `create_text_channel`.
+//! - A request that acts on or looks up a kind of thing its server tells apart from other kinds is not
+//!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -92,10 +95,16 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   never use that word (`looks_up_another_thing`); or
 /// - every action the tool's name shows undoes an action the request asks (`OPPOSITES`: start and stop,
 ///   lock and unlock, subscribe and unsubscribe …), and none agrees with any (`undoes_what_is_asked`); or
-/// - the request makes something and says where it goes ("add a row *to* the Invoices table"), and the
+/// - the request makes, sends or moves something and says where it goes ("add a row *to* the Invoices
+///   table", "move item 555 *to* the 'Done' group"), and the
 ///   tool (its name shows an action, not `run`) only makes, and makes that place: the one thing its name
 ///   acts on is a word of the place and not of what is made, and its object shares no term with what is
-///   made (`makes_where_it_goes`).
+///   made (`makes_where_it_goes`); or
+/// - every action the request shows acts, or it only looks something up, and what it names is a kind of
+///   thing (a head qualified by words: "a ZPA *segment group*"), two or more candidates of `server` act on
+///   kinds of that head told apart by their qualifiers, and the tool's name acts on that head qualified by
+///   a word the request never uses while its name and description never use one of the request's
+///   qualifiers (`another_kind`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -131,10 +140,19 @@ pub(crate) struct Guard<'a> {
     acts_on_one_service: bool,
     /// The families that undo an action it asks (`OPPOSITES`).
     undoing: Vec<Family>,
-    /// What its actions that make something make, as terms (`Analysis::made_words`).
+    /// What its actions that make, send or move something make, send or move, as terms
+    /// (`Analysis::made_words`).
     made: Vec<TermId>,
     /// Where they put it, as terms (`Analysis::destination_words`).
     destination: Vec<TermId>,
+    /// What it acts on or looks up, read as a kind of thing, when every action it shows acts or it only
+    /// looks something up: the last word before any "of" (the head: "group" of "a ZPA segment group") and
+    /// the words before it the catalog knows (its qualifiers: "zpa", "segment"). `None` without a
+    /// qualifier.
+    kind: Option<(TermId, Vec<TermId>)>,
+    /// The servers with two or more candidate tools whose names act on kinds of that head, told apart by
+    /// their qualifiers (`create_app_connector_group`, `create_server_group`).
+    kinds_apart: Vec<usize>,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -251,6 +269,23 @@ impl<'a> Guard<'a> {
             .collect();
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
+        let kind = if only_acts || request.looks_up { kind_of(&request.object_words, profiles) } else { None };
+        let mut kinds_apart = Vec::new();
+        if let Some((head, _)) = &kind {
+            let mut kinds: Vec<(usize, &[TermId])> = candidates
+                .iter()
+                .map(|&(tool, server)| (server, &profiles.tools[tool]))
+                .filter(|(_, t)| t.head == Some(*head) && t.object.len() > 1)
+                .map(|(server, t)| (server, t.object.as_slice()))
+                .collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            for pair in kinds.windows(2) {
+                if pair[0].0 == pair[1].0 && !kinds_apart.contains(&pair[0].0) {
+                    kinds_apart.push(pair[0].0);
+                }
+            }
+        }
         Guard {
             request,
             profiles,
@@ -269,6 +304,8 @@ impl<'a> Guard<'a> {
             undoing,
             made,
             destination,
+            kind,
+            kinds_apart,
         }
     }
 
@@ -310,6 +347,7 @@ impl<'a> Guard<'a> {
             || self.looks_up_another_thing(t, server)
             || self.undoes_what_is_asked(t)
             || self.makes_where_it_goes(t)
+            || self.another_kind(t, server)
         {
             return true;
         }
@@ -401,16 +439,31 @@ impl<'a> Guard<'a> {
             && families().agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
 
-    /// A request that makes a thing in or for another it names ("add a row to the Invoices table", "create a
-    /// section in asana project …") is not served by a tool that only makes that other thing
-    /// (`create_table`, `create_project`): the one thing the tool's name acts on is a word of the place
-    /// but not of what is made, and the tool's object shares no term with what is made.
+    /// A request that makes, sends or moves a thing into another it names ("add a row to the Invoices
+    /// table", "create a section in asana project …", "move item 555 to the 'Done' group") is not served by
+    /// a tool that only makes that other thing (`create_table`, `create_project`, `create_group`): the one
+    /// thing the tool's name acts on is a word of the place but not of what is put there, and the tool's
+    /// object shares no term with what is put there.
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         !self.made.is_empty()
             && t.head.is_some_and(|h| self.destination.contains(&h) && !self.made.contains(&h))
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+    }
+
+    /// A request that acts on or looks up a kind of thing its server tells apart from other kinds of it
+    /// (two or more candidates of the server act on kinds of the same head) is not served by a tool of
+    /// another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`. The tool's name acts
+    /// on the same head, qualified by a word the request never uses, and its name and description never
+    /// use one of the request's qualifiers. (A tool with no qualifier of its own, `create_event` for "add a
+    /// calendar event", is the thing itself.)
+    fn another_kind(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        let Some((head, qualifiers)) = &self.kind else { return false };
+        t.head == Some(*head)
+            && self.kinds_apart.contains(&server)
+            && t.object.iter().any(|o| o != head && !self.request.known.contains(o))
+            && qualifiers.iter().any(|q| !t.name.contains(q) && !t.description.contains(q))
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -425,6 +478,23 @@ impl<'a> Guard<'a> {
             && self.acted_object.last().is_some_and(|head| t.object.contains(head))
             && families().agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
+}
+
+/// What `object_words` name, read as a kind of thing (`Guard::kind`): the head, the last word before any
+/// "of", and the qualifiers, the catalog's terms of the words before it; identifiers the catalog does not
+/// know (terms with a digit: "72058304855015574") and function words are passed over. `None` when the head is not a catalog term or nothing qualifies it.
+fn kind_of(object_words: &[String], profiles: &Profiles) -> Option<(TermId, Vec<TermId>)> {
+    let terms: Vec<String> = object_words
+        .iter()
+        .take_while(|w| *w != "of")
+        .flat_map(|w| toolscout_indexer::terms(w))
+        .filter(|t| !STOP.contains(&t.as_str()))
+        .filter(|t| profiles.id(t).is_some() || !t.chars().any(|c| c.is_ascii_digit()))
+        .collect();
+    let (last, before) = terms.split_last()?;
+    let head = profiles.id(last)?;
+    let qualifiers: Vec<TermId> = before.iter().filter_map(|t| profiles.id(t)).filter(|&q| q != head).collect();
+    (!qualifiers.is_empty()).then_some((head, qualifiers))
 }
 
 /// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
@@ -674,6 +744,50 @@ mod tests {
         let mut reads = rename_card();
         reads.families.push(family("search"));
         assert!(!Guard::new(&reads, &p, &[(0, 0), (1, 0)]).bars(0, 0));
+    }
+
+    #[test]
+    fn acting_on_a_kind_of_thing_the_server_tells_apart_is_not_done_on_another_kind() {
+        // Terms: 1 zscaler, 10 group, 11 segment, 12 app, 13 server (of a server group), 14 calendar.
+        let mut p = catalog(&[(
+            1,
+            &[
+                (&["create"], &[12, 10], &[]),
+                (&["create"], &[13, 10], &[]),
+                (&["create"], &[10], &[]),
+                (&["create"], &[11, 10], &[]),
+            ],
+        )]);
+        for t in &mut p.tools {
+            t.head = Some(10);
+        }
+        let segment_group = || {
+            let mut r = request(&["create"], &[1, 10, 11], &[]);
+            r.object_words = vec!["w11".to_string(), "w10".to_string()];
+            r
+        };
+        let r = segment_group();
+        let bars = |p: &Profiles, r: &Analysis, candidates: &[usize], tool: usize| {
+            let pairs: Vec<(usize, usize)> = candidates.iter().map(|&t| (t, 0)).collect();
+            Guard::new(r, p, &pairs).bars(tool, 0)
+        };
+        // "create a segment group" → create_app_group: the server tells app groups from server groups.
+        assert!(bars(&p, &r, &[0, 1], 0));
+        assert!(bars(&p, &r, &[0, 1, 2], 1));
+        assert!(!bars(&p, &r, &[0, 1, 3], 3), "create_segment_group: what was asked");
+        assert!(!bars(&p, &r, &[0, 1, 2], 2), "create_group: the thing itself, no kind of its own");
+        assert!(!bars(&p, &r, &[0, 2], 0), "one kind among the candidates: the decision's to judge");
+        // A request that names no kind ("create a group") is left to the decision.
+        let mut plain = request(&["create"], &[1, 10], &[]);
+        plain.object_words = vec!["w10".to_string()];
+        assert!(!bars(&p, &plain, &[0, 1], 0));
+        // An identifier is no qualifier ("group 42"), nor is a word after "of".
+        let mut of = request(&["create"], &[1, 10, 14], &[]);
+        of.object_words = vec!["w10".to_string(), "of".to_string(), "w14".to_string()];
+        assert!(!bars(&p, &of, &[0, 1], 0));
+        // A tool that mentions the qualifier (its description: "… of segments") may serve it.
+        p.tools[0].description = set(&[11]);
+        assert!(!bars(&p, &r, &[0, 1], 0));
     }
 
     #[test]

@@ -441,14 +441,25 @@ fn params_text(schema: Option<&Value>) -> String {
 
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
-/// (`get_or_create_user`, `search_and_replace`) or the first verb makes it: making a refund refunds
-/// (`create_refund`, `create_message`).
+/// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action and it
+/// ends what is made: making a refund refunds (`create_refund`, `create_message`), but a build is what
+/// `create_build` makes, and a text channel what `create_text_channel` makes.
 fn name_actions(table: &crate::actions::Families, words: &[&str]) -> Vec<Action> {
     let all = table.actions(words);
-    let makes = all.first().is_some_and(|a| table.name(a.family) == "create");
+    let first = all.first().map(|a| a.family);
+    let makes = first.is_some_and(|f| table.name(f) == "create");
+    let after_first = all.first().map_or(0, |a| a.at + a.len);
     all.into_iter()
         .enumerate()
-        .filter(|(i, a)| *i == 0 || makes || (a.at > 0 && ["and", "or", "then"].contains(&words[a.at - 1])))
+        .filter(|(i, a)| {
+            // What a making verb makes may be named by another verb right after it, when nothing but a
+            // preposition follows (`create_refund`, `create_refund_for_order`; not `create_text_channel`: a
+            // text channel, nor the order of `create_refund_for_order`).
+            let ends = words.get(a.at + a.len).is_none_or(|w| crate::analysis::PREPOSITIONS.contains(w));
+            *i == 0
+                || (makes && a.at == after_first && ends && Some(a.family) != first)
+                || (a.at > 0 && ["and", "or", "then"].contains(&words[a.at - 1]))
+        })
         .map(|(_, a)| a)
         .collect()
 }
@@ -514,6 +525,9 @@ mod tests {
         assert_eq!(shows("get_or_create_user"), ["get", "create"], "a conjunction leads to a verb");
         assert_eq!(shows("search_and_replace"), ["search", "update"]);
         assert_eq!(shows("create_refund"), ["create", "refund"], "making a refund refunds");
+        assert_eq!(shows("create_build"), ["create"], "a build is what is made");
+        assert_eq!(shows("create_text_channel"), ["create"], "a verb before a noun qualifies it");
+        assert_eq!(shows("create_refund_for_order"), ["create", "refund"]);
         assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
     }
 

@@ -263,10 +263,10 @@ impl Families {
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
 #[rustfmt::skip]
-pub(crate) const VERB_LEADS: [&str; 38] = [
+pub(crate) const VERB_LEADS: [&str; 40] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
-    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok", "permanently", "immediately",
+    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok", "permanently", "immediately", "bulk", "batch",
 ];
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
@@ -365,7 +365,25 @@ pub(crate) fn request_words(text: &str) -> Vec<String> {
 
 /// The words of each clause of a request, without addresses, paths, channels and assignments.
 fn clauses(text: &str) -> Vec<Vec<String>> {
-    text.split(['.', ',', ';', ':', '!', '?', '\n', '(', ')'])
+    // A full stop, comma or colon inside a token does not end a clause: "table out.c-sales.orders", "3,900",
+    // "12:30" (else "orders" would open one, and be read as a verb).
+    let mut breaks = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let inside = ['.', ',', ':'].contains(&c) && chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric()) && i > 0;
+        if [';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside {
+            breaks.push(i);
+        }
+    }
+    let mut pieces = Vec::with_capacity(breaks.len() + 1);
+    let mut start = 0;
+    for b in breaks {
+        pieces.push(&text[start..b]);
+        start = b + 1;
+    }
+    pieces.push(&text[start..]);
+    pieces
+        .into_iter()
         .map(|clause| {
             let kept: String = clause
                 .split_whitespace()
