@@ -28,8 +28,8 @@ const NAMING: [&str; 5] = ["named", "called", "titled", "labeled", "labelled"];
 fn object_of(after: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut most = 4;
-    for w in after.iter().map(String::as_str) {
-        if PREPOSITIONS.contains(&w)
+    for (i, w) in after.iter().map(String::as_str).enumerate() {
+        if preposition_at(after, i)
             || NAMING.contains(&w)
             || (CONJUNCTIONS.contains(&w) && !out.is_empty())
             || out.len() == most
@@ -89,27 +89,37 @@ const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "install"];
 
 /// Families whose action puts a thing somewhere without making the place: "post them *in* our discord
-/// channel", "move item 555 *to* the 'Done' group". Read beside `MAKES` for what goes where.
+/// channel", "move item 555 *to* the 'Done' group". Read beside `MAKES` for what goes where, as is the
+/// verb "append" (an update that adds: "append a row *to* the Budget sheet").
 const PUTS: [&str; 2] = ["send", "move"];
 
 /// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
-/// project" (not "add its totals *as* rows", "create a page *for* the launch").
-const DESTINATIONS: [&str; 5] = ["to", "into", "in", "onto", "inside"];
+/// project", "put dentist 3pm *on* my calendar" (not "add its totals *as* rows", "create a page *for* the launch").
+const DESTINATIONS: [&str; 6] = ["to", "into", "in", "on", "onto", "inside"];
 
 /// What a making action puts its thing into (`Analysis::destination_words`): given the words after its verb,
 /// the words after the first preposition when that is one of `DESTINATIONS`, up to a conjunction or another
 /// preposition, four at most.
 fn destination_of(after: &[String]) -> Vec<String> {
-    let Some(at) = after.iter().position(|w| PREPOSITIONS.contains(&w.as_str())) else { return Vec::new() };
+    // What it is made as is passed over: "add its totals *as* rows *in* the 'Finance 2025' sheet".
+    let prepositions: Vec<usize> = (0..after.len()).filter(|&i| preposition_at(after, i)).collect();
+    let Some(&at) = prepositions.iter().find(|&&i| after[i] != "as") else { return Vec::new() };
     if !DESTINATIONS.contains(&after[at].as_str()) {
         return Vec::new();
     }
-    after[at + 1..]
-        .iter()
-        .take_while(|w| !PREPOSITIONS.contains(&w.as_str()) && !CONJUNCTIONS.contains(&w.as_str()))
+    (at + 1..after.len())
+        .take_while(|&i| !preposition_at(after, i) && !CONJUNCTIONS.contains(&after[i].as_str()))
         .take(4)
-        .cloned()
+        .map(|i| after[i].clone())
         .collect()
+}
+
+/// Whether `words[i]` is a preposition (`PREPOSITIONS`, or the "out" of "out of": "kick 00u77 *out of* the
+/// group"): not the "to" of "to do" ("my to-do list").
+fn preposition_at(words: &[String], i: usize) -> bool {
+    let next = words.get(i + 1).map(String::as_str);
+    (PREPOSITIONS.contains(&words[i].as_str()) && !(words[i] == "to" && next == Some("do")))
+        || (words[i] == "out" && next == Some("of"))
 }
 
 /// Whether the first word of `action`'s verb is a form of one of `verbs` ("gets", "setting").
@@ -147,6 +157,9 @@ pub(crate) struct Analysis {
     /// balance", "in LaunchDarkly, which repos …"); and no clause starts with a verb the table does not
     /// know (`actions::unknown_verb`).
     pub looks_up: bool,
+    /// A clause starts with a verb the table does not know (`actions::unknown_verb`): "*take* the transcript
+    /// of … and make anki cards". Its actions are then not all it asks for.
+    pub unknown_verb: bool,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
@@ -205,7 +218,11 @@ impl Analysis {
         };
         let making: Vec<&[String]> = all_actions
             .iter()
-            .filter(|a| MAKES.contains(&table.name(a.family)) || PUTS.contains(&table.name(a.family)))
+            .filter(|a| {
+                MAKES.contains(&table.name(a.family))
+                    || PUTS.contains(&table.name(a.family))
+                    || by_verb_among(a, &["append"])
+            })
             .map(|a| &raw[(a.at + a.len).min(raw.len())..])
             .collect();
         let made_words = making.iter().flat_map(|after| object_of(after)).collect();
@@ -213,7 +230,8 @@ impl Analysis {
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
-        let looks_up = !crate::actions::unknown_verb(table, &masked)
+        let unknown_verb = crate::actions::unknown_verb(table, &masked);
+        let looks_up = !unknown_verb
             && if all_actions.is_empty() {
                 question
             } else {
@@ -244,6 +262,7 @@ impl Analysis {
             object_words,
             made_words,
             destination_words,
+            unknown_verb,
             named_servers,
             acted_on,
             services,
@@ -279,6 +298,7 @@ mod tests {
             "what it belongs to is part of it"
         );
         assert_eq!(object("create a ZPA segment group named 'Finance Apps'"), ["zpa", "segment", "group"]);
+        assert_eq!(object("kick 00u77abcD out of the Finance-RO group"), ["00u77abcd"], "out of: a preposition");
         assert_eq!(
             object("set the description of table out.c-sales.orders"),
             ["description", "of", "table", "out", "c"]
@@ -301,7 +321,26 @@ mod tests {
             (words(&["rule"]), words(&[])),
             "opening is not making; a making action's object counts wherever it is"
         );
-        assert_eq!(read("add its totals as rows in the sheet"), (words(&["its", "totals"]), words(&[])), "not a place");
+        assert_eq!(read("add its totals as rows"), (words(&["its", "totals"]), words(&[])), "not a place");
+        assert_eq!(
+            read("add its totals as rows in the sheet"),
+            (words(&["its", "totals"]), words(&["the", "sheet"])),
+            "what it is made as is passed over"
+        );
+        assert_eq!(
+            read("add 'renew passport' to my to-do list"),
+            (words(&["renew", "passport"]), words(&["my", "to", "do", "list"]))
+        );
+        assert_eq!(read("append a row to the Budget sheet"), (words(&["row"]), words(&["the", "budget", "sheet"])));
+        assert_eq!(
+            read("airtable - add a new lead to the Leads table"),
+            (words(&["new", "lead"]), words(&["the", "leads", "table"])),
+            "a dash between spaces ends a clause"
+        );
+        assert_eq!(
+            read("put dentist thursday 3pm on my calendar"),
+            (words(&["dentist", "thursday", "3pm"]), words(&["my", "calendar"]))
+        );
         assert_eq!(read("delete the row in the table"), (words(&[]), words(&[])), "deleting makes nothing");
         assert_eq!(
             read("move item 5551234 to the 'Done' group"),

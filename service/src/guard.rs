@@ -314,9 +314,13 @@ impl<'a> Guard<'a> {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
         // A tool that does something else than what is asked of the named service may serve the request's
-        // other part ("screenshot the page and upload it to cloudinary": a screenshot tool).
-        let may_do_it =
-            || t.actions.is_empty() || table.agreement_of_sets(&self.acting, &t.actions) != Agreement::Conflict;
+        // other part ("screenshot the page and upload it to cloudinary": a screenshot tool) — when it has one:
+        // "create a merge request on GitLab" is not served by Gitee's `merge_pull` either.
+        let may_do_it = || {
+            t.actions.is_empty()
+                || (request.families.len() == 1 && !request.unknown_verb)
+                || table.agreement_of_sets(&self.acting, &t.actions) != Agreement::Conflict
+        };
         if !self.named.is_empty() && !self.named.contains(&server) && may_do_it() {
             let mentions = |id: &TermId| t.mentions(s, id);
             let mentioned = self.named.iter().any(|&n| {

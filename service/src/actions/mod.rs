@@ -271,9 +271,8 @@ pub(crate) const VERB_LEADS: [&str; 40] = [
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
 /// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing.
-const IDIOMS: [(&[&str], &[&str]); 4] = [
+const IDIOMS: [(&[&str], &[&str]); 3] = [
     (&["pay", "pays", "paying", "paid"], &["attention", "heed"]),
-    (&["get", "gets", "getting", "got"], &["rid"]),
     (&["make", "makes", "making", "made"], &["sure", "certain"]),
     (&["take", "takes", "taking", "took"], &["care", "account"]),
 ];
@@ -367,19 +366,25 @@ pub(crate) fn request_words(text: &str) -> Vec<String> {
 fn clauses(text: &str) -> Vec<Vec<String>> {
     // A full stop, comma or colon inside a token does not end a clause: "table out.c-sales.orders", "3,900",
     // "12:30" (else "orders" would open one, and be read as a verb).
+    // A dash between spaces, or a long dash, does: "airtable - add a new lead …".
     let mut breaks = Vec::new();
     let mut chars = text.char_indices().peekable();
+    let mut before = ' ';
     while let Some((i, c)) = chars.next() {
-        let inside = ['.', ',', ':'].contains(&c) && chars.peek().is_some_and(|&(_, n)| n.is_alphanumeric()) && i > 0;
-        if [';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside {
-            breaks.push(i);
+        let next = chars.peek().map_or(' ', |&(_, n)| n);
+        let inside = ['.', ',', ':'].contains(&c) && next.is_alphanumeric() && i > 0;
+        let dash =
+            ['\u{2014}', '\u{2013}'].contains(&c) || (c == '-' && before.is_whitespace() && next.is_whitespace());
+        if ([';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside) || dash {
+            breaks.push((i, c.len_utf8()));
         }
+        before = c;
     }
     let mut pieces = Vec::with_capacity(breaks.len() + 1);
     let mut start = 0;
-    for b in breaks {
+    for (b, len) in breaks {
         pieces.push(&text[start..b]);
-        start = b + 1;
+        start = b + len;
     }
     pieces.push(&text[start..]);
     pieces
@@ -547,7 +552,10 @@ mod tests {
         check("I’d book a table for two", &["schedule"]);
         check("summarise the filing and pay special attention to the risks", &["summarize"]);
         check("make sure the deploy ran, then pay the invoice", &["pay"]);
-        check("get rid of the stale branches", &[]);
+        check("get rid of the stale branches", &["delete"]);
+        check("nuke branch feature-x", &["delete"]);
+        check("kick 00u77abcD out of the Finance-RO group", &["delete"]);
+        check("kick off the nightly build", &["start"]);
     }
 
     #[test]
