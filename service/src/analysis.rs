@@ -9,9 +9,9 @@ use crate::actions::{Action, EffectClass, Family, families, request_actions, req
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
 /// Prepositions: they end what an action acts on ("roll back my app *to* the previous release").
-pub(crate) const PREPOSITIONS: [&str; 18] = [
+pub(crate) const PREPOSITIONS: [&str; 27] = [
     "in", "on", "to", "from", "for", "at", "with", "by", "into", "onto", "via", "using", "within", "since", "after",
-    "before", "until", "as",
+    "before", "until", "as", "under", "inside", "below", "above", "about", "per", "across", "around", "between",
 ];
 
 /// Conjunctions: they end what an action acts on once it has a word ("delete the file *and* tell Bob"), and
@@ -95,7 +95,7 @@ const PUTS: [&str; 2] = ["send", "move"];
 
 /// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
 /// project", "put dentist 3pm *on* my calendar" (not "add its totals *as* rows", "create a page *for* the launch").
-const DESTINATIONS: [&str; 6] = ["to", "into", "in", "on", "onto", "inside"];
+const DESTINATIONS: [&str; 7] = ["to", "into", "in", "on", "onto", "inside", "under"];
 
 /// What a making action puts its thing into (`Analysis::destination_words`): given the words after its verb,
 /// the words after the first preposition when that is one of `DESTINATIONS`, up to a conjunction or another

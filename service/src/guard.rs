@@ -33,7 +33,11 @@
 //!   place: "add a row to the Invoices table" → `create_table`, "create a section in asana project …" →
 //!   `create_project`, "post them in our discord channel" → `create_text_channel`.
 //! - A request that acts on or looks up a kind of thing its server tells apart from other kinds is not
-//!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`.
+//!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`;
+//!   nor, for a thing of another, by a tool that acts on what holds the thing: "kick off a build of
+//!   pipeline …" → `update_pipeline` (beside `get_build`).
+//! - A request to make a thing an identifier names is not served by a tool that only makes it: "add user
+//!   00u8k2j3HqZ to okta group …" → `create_user`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -98,13 +102,19 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - the request makes, sends or moves something and says where it goes ("add a row *to* the Invoices
 ///   table", "move item 555 *to* the 'Done' group"), and the
 ///   tool (its name shows an action, not `run`) only makes, and makes that place: the one thing its name
-///   acts on is a word of the place and not of what is made, and its object shares no term with what is
-///   made (`makes_where_it_goes`); or
+///   acts on is the place's head and not a word of what is made, and its object shares no term with what
+///   is made (`makes_where_it_goes`); or
 /// - every action the request shows acts, or it only looks something up, and what it names is a kind of
 ///   thing (a head qualified by words: "a ZPA *segment group*"), two or more candidates of `server` act on
 ///   kinds of that head told apart by their qualifiers, and the tool's name acts on that head qualified by
 ///   a word the request never uses while its name and description never use one of the request's
-///   qualifiers (`another_kind`).
+///   qualifiers (`another_kind`); or
+/// - likewise, a candidate of `server` acts on the thing's head and names or describes a word of what it
+///   belongs to ("pipeline" of "a build of pipeline …"), and the tool's name acts on that word and not on
+///   the thing (`acts_on_what_holds_it`); or
+/// - what the request makes is named by an identifier the catalog does not know ("add user 00u8k2j3HqZ to
+///   …"), and the tool only makes that thing, and its object has no word of where the request puts it
+///   (`makes_what_exists`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -145,14 +155,32 @@ pub(crate) struct Guard<'a> {
     made: Vec<TermId>,
     /// Where they put it, as terms (`Analysis::destination_words`).
     destination: Vec<TermId>,
-    /// What it acts on or looks up, read as a kind of thing, when every action it shows acts or it only
-    /// looks something up: the last word before any "of" (the head: "group" of "a ZPA segment group") and
-    /// the words before it the catalog knows (its qualifiers: "zpa", "segment"). `None` without a
-    /// qualifier.
-    kind: Option<(TermId, Vec<TermId>)>,
-    /// The servers with two or more candidate tools whose names act on kinds of that head, told apart by
-    /// their qualifiers (`create_app_connector_group`, `create_server_group`).
+    /// What it acts on or looks up, when every action it shows acts or it only looks something up
+    /// (`thing_of`).
+    thing: Option<Thing>,
+    /// The servers with two or more candidate tools whose names act on kinds of the thing's head, told apart
+    /// by their qualifiers (`create_app_connector_group`, `create_server_group`).
     kinds_apart: Vec<usize>,
+    /// Pairs (server, term): a candidate tool of that server acts on the thing's head by name, and its name
+    /// or description uses the term, a word of what the thing belongs to (`get_build`, "Get a build of a
+    /// pipeline", for "pipeline" of "a build of pipeline web-frontend").
+    holders_apart: Vec<(usize, TermId)>,
+    /// What its actions that make something make is named by an identifier the catalog does not know
+    /// ("add user 00u8k2j3HqZ to okta group …"): the thing exists already.
+    makes_existing: bool,
+    /// The head of where it puts what it makes, sends or moves (`thing_of` the destination's words):
+    /// "category" of "to our ZIA url category".
+    place: Option<TermId>,
+}
+
+/// What a request acts on or looks up, read from its object's words (`thing_of`).
+struct Thing {
+    /// The last word before any "of": "group" of "a ZPA segment group", "build" of "a build of pipeline web".
+    head: TermId,
+    /// The catalog's terms of the words before it: "zpa", "segment".
+    qualifiers: Vec<TermId>,
+    /// The catalog's terms of the words after "of": what it belongs to ("pipelin", "web").
+    owners: Vec<TermId>,
 }
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
@@ -269,15 +297,19 @@ impl<'a> Guard<'a> {
             .collect();
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
-        let kind = if only_acts || request.looks_up { kind_of(&request.object_words, profiles) } else { None };
+        let place = thing_of(&request.destination_words, profiles).map(|p| p.head);
+        let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
-        if let Some((head, _)) = &kind {
-            let mut kinds: Vec<(usize, &[TermId])> = candidates
-                .iter()
-                .map(|&(tool, server)| (server, &profiles.tools[tool]))
-                .filter(|(_, t)| t.head == Some(*head) && t.object.len() > 1)
-                .map(|(server, t)| (server, t.object.as_slice()))
-                .collect();
+        let mut holders_apart = Vec::new();
+        if let Some(thing) = &thing {
+            let acting_on_it = || {
+                candidates
+                    .iter()
+                    .map(|&(tool, server)| (server, &profiles.tools[tool]))
+                    .filter(|(_, t)| t.head == Some(thing.head))
+            };
+            let mut kinds: Vec<(usize, &[TermId])> =
+                acting_on_it().filter(|(_, t)| t.object.len() > 1).map(|(s, t)| (s, t.object.as_slice())).collect();
             kinds.sort_unstable();
             kinds.dedup();
             for pair in kinds.windows(2) {
@@ -285,7 +317,15 @@ impl<'a> Guard<'a> {
                     kinds_apart.push(pair[0].0);
                 }
             }
+            for (server, t) in acting_on_it() {
+                for &h in &thing.owners {
+                    if (t.object.contains(&h) || t.description.contains(&h)) && !holders_apart.contains(&(server, h)) {
+                        holders_apart.push((server, h));
+                    }
+                }
+            }
         }
+        let makes_existing = request.made_words.iter().any(|w| profiles.id(w).is_none() && identifier(w));
         Guard {
             request,
             profiles,
@@ -304,8 +344,11 @@ impl<'a> Guard<'a> {
             undoing,
             made,
             destination,
-            kind,
+            thing,
             kinds_apart,
+            holders_apart,
+            makes_existing,
+            place,
         }
     }
 
@@ -352,6 +395,8 @@ impl<'a> Guard<'a> {
             || self.undoes_what_is_asked(t)
             || self.makes_where_it_goes(t)
             || self.another_kind(t, server)
+            || self.acts_on_what_holds_it(t, server)
+            || self.makes_what_exists(t)
         {
             return true;
         }
@@ -446,12 +491,14 @@ impl<'a> Guard<'a> {
     /// A request that makes, sends or moves a thing into another it names ("add a row to the Invoices
     /// table", "create a section in asana project …", "move item 555 to the 'Done' group") is not served by
     /// a tool that only makes that other thing (`create_table`, `create_project`, `create_group`): the one
-    /// thing the tool's name acts on is a word of the place but not of what is put there, and the tool's
-    /// object shares no term with what is put there.
+    /// thing the tool's name acts on is the head of the place ("category" of "our url category", not the
+    /// "url" of `add_urls_to_category`) but not a word of what is put there, and the tool's object shares
+    /// no term with what is put there.
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
-        !self.made.is_empty()
-            && t.head.is_some_and(|h| self.destination.contains(&h) && !self.made.contains(&h))
+        // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
+        !self.request.made_words.is_empty()
+            && t.head.is_some_and(|h| self.place == Some(h) && !self.made.contains(&h))
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
     }
@@ -463,11 +510,33 @@ impl<'a> Guard<'a> {
     /// use one of the request's qualifiers. (A tool with no qualifier of its own, `create_event` for "add a
     /// calendar event", is the thing itself.)
     fn another_kind(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
-        let Some((head, qualifiers)) = &self.kind else { return false };
-        t.head == Some(*head)
+        let Some(thing) = &self.thing else { return false };
+        t.head == Some(thing.head)
             && self.kinds_apart.contains(&server)
-            && t.object.iter().any(|o| o != head && !self.request.known.contains(o))
-            && qualifiers.iter().any(|q| !t.name.contains(q) && !t.description.contains(q))
+            && t.object.iter().any(|&o| o != thing.head && !self.request.known.contains(&o))
+            && thing.qualifiers.iter().any(|q| !t.name.contains(q) && !t.description.contains(q))
+    }
+
+    /// A request that acts on or looks up a thing of another ("a build *of* pipeline web-frontend") that its
+    /// server tells apart (a candidate of the server acts on it by name, and names or describes what holds
+    /// it) is not served by a tool that acts on what holds it and not on the thing: "kick off a build of
+    /// pipeline web-frontend" → `update_pipeline` beside `get_build` ("Get a build of a pipeline"). (Not a
+    /// word that only qualifies the thing: "find train tickets" is served by `FindTrains`.)
+    fn acts_on_what_holds_it(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        let Some(thing) = &self.thing else { return false };
+        t.head.is_some_and(|h| h != thing.head && self.holders_apart.contains(&(server, h)))
+            && !t.object.contains(&thing.head)
+    }
+
+    /// A request to make a thing that an identifier names ("add user 00u8k2j3HqZ to okta group …": the user
+    /// exists) is not served by a tool that only makes that thing (`create_user`), unless the tool puts it
+    /// where the request says (`add_user_to_group`: its object has a word of the place).
+    fn makes_what_exists(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        self.makes_existing
+            && t.head.is_some_and(|h| self.made.contains(&h))
+            && !t.object.iter().any(|o| self.destination.contains(o))
+            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -484,21 +553,35 @@ impl<'a> Guard<'a> {
     }
 }
 
-/// What `object_words` name, read as a kind of thing (`Guard::kind`): the head, the last word before any
-/// "of", and the qualifiers, the catalog's terms of the words before it; identifiers the catalog does not
-/// know (terms with a digit: "72058304855015574") and function words are passed over. `None` when the head is not a catalog term or nothing qualifies it.
-fn kind_of(object_words: &[String], profiles: &Profiles) -> Option<(TermId, Vec<TermId>)> {
-    let terms: Vec<String> = object_words
-        .iter()
-        .take_while(|w| *w != "of")
-        .flat_map(|w| toolscout_indexer::terms(w))
-        .filter(|t| !STOP.contains(&t.as_str()))
-        .filter(|t| profiles.id(t).is_some() || !t.chars().any(|c| c.is_ascii_digit()))
-        .collect();
-    let (last, before) = terms.split_last()?;
+/// What `object_words` name (`Thing`): the head, the last word before any "of"; the qualifiers, the
+/// catalog's terms of the words before it; the owners, those of the words after the "of". Identifiers the
+/// catalog does not know (terms with a digit: "72058304855015574") and function words are passed over.
+/// `None` when the head is not a catalog term.
+fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
+    let terms = |words: &[String]| -> Vec<String> {
+        words
+            .iter()
+            .flat_map(|w| toolscout_indexer::terms(w))
+            .filter(|t| !STOP.contains(&t.as_str()))
+            .filter(|t| profiles.id(t).is_some() || !t.chars().any(|c| c.is_ascii_digit()))
+            .collect()
+    };
+    let of = object_words.iter().position(|w| w == "of").unwrap_or(object_words.len());
+    let before = terms(&object_words[..of]);
+    let (last, rest) = before.split_last()?;
     let head = profiles.id(last)?;
-    let qualifiers: Vec<TermId> = before.iter().filter_map(|t| profiles.id(t)).filter(|&q| q != head).collect();
-    (!qualifiers.is_empty()).then_some((head, qualifiers))
+    let known =
+        |ts: &[String]| -> Vec<TermId> { ts.iter().filter_map(|t| profiles.id(t)).filter(|&q| q != head).collect() };
+    let owners = if of < object_words.len() { known(&terms(&object_words[of + 1..])) } else { Vec::new() };
+    Some(Thing { head, qualifiers: known(rest), owners })
+}
+
+/// Whether a word is an identifier: a number of five digits or more, or letters and digits mixed in six
+/// characters or more ("5551234", "00u8k2j3hqz"; not "3pm", "1080p", "2025").
+fn identifier(word: &str) -> bool {
+    let digits = word.chars().filter(char::is_ascii_digit).count();
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    (digits >= 5 && letters == 0) || (digits > 0 && letters > 0 && word.chars().count() >= 6)
 }
 
 /// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
@@ -792,6 +875,62 @@ mod tests {
         // A tool that mentions the qualifier (its description: "… of segments") may serve it.
         p.tools[0].description = set(&[11]);
         assert!(!bars(&p, &r, &[0, 1], 0));
+    }
+
+    #[test]
+    fn acting_on_a_thing_is_not_done_on_what_holds_it() {
+        // Terms: 1 okta, 10 policy, 11 rule, 12 password, 13 build, 14 pipeline.
+        let mut p = catalog(&[(
+            1,
+            &[
+                (&["resume"], &[10], &[]),
+                (&["stop"], &[10, 11], &[]),
+                (&["update"], &[14], &[]),
+                (&["get"], &[13], &[14]),
+                (&["get"], &[13], &[]),
+            ],
+        )]);
+        for (t, head) in p.tools.iter_mut().zip([10, 11, 14, 13, 13]) {
+            t.head = Some(head);
+        }
+        let bars = |r: &Analysis, candidates: &[usize], tool: usize| {
+            let pairs: Vec<(usize, usize)> = candidates.iter().map(|&t| (t, 0)).collect();
+            Guard::new(r, &p, &pairs).bars(tool, 0)
+        };
+        // "turn on a rule of policy …" → activate_policy, beside deactivate_policy_rule.
+        let mut rule = request(&["resume"], &[1, 10, 11, 12], &[]);
+        rule.object_words = ["w11", "of", "w10"].map(String::from).to_vec();
+        assert!(bars(&rule, &[0, 1], 0));
+        assert!(!bars(&rule, &[0], 0), "no candidate acts on a policy rule: the decision's to judge");
+        // A word that only qualifies the thing ("find train tickets") may be what is asked: FindTrains.
+        rule.object_words = ["w12", "w10", "w11"].map(String::from).to_vec();
+        assert!(!bars(&rule, &[0, 1], 0));
+        // "kick off a build of pipeline …" → update_pipeline, beside get_build ("… of a pipeline").
+        let mut build = request(&["start"], &[1, 13, 14], &[]);
+        build.object_words = ["w13", "of", "w14"].map(String::from).to_vec();
+        assert!(bars(&build, &[2, 3], 2));
+        assert!(!bars(&build, &[2, 4], 2), "get_build never mentions pipelines");
+        // A tool that acts on the thing too is not barred.
+        p.tools[2].object = vec![14, 13];
+        assert!(!Guard::new(&build, &p, &[(2, 0), (3, 0)]).bars(2, 0));
+    }
+
+    #[test]
+    fn making_a_thing_an_identifier_names_is_not_done_by_making_it_again() {
+        // Terms: 1 okta, 10 user, 11 group.
+        let p = catalog(&[(1, &[(&["create"], &[10], &[]), (&["create"], &[10, 11], &[])])]);
+        let mut p = p;
+        p.tools[0].head = Some(10);
+        p.tools[1].head = Some(10);
+        let mut r = request(&["create"], &[1, 10, 11], &[]);
+        r.made_words = ["w10", "00u8k2j3hqz"].map(String::from).to_vec();
+        r.destination_words = ["w1", "w11"].map(String::from).to_vec();
+        assert!(guards(&r, &p, 0, 0), "create_user for 'add user 00u8k2j3HqZ to okta group'");
+        assert!(!guards(&r, &p, 1, 0), "add_user_to_group puts it there");
+        r.made_words = ["w10", "3pm"].map(String::from).to_vec();
+        assert!(!guards(&r, &p, 0, 0), "no identifier");
+        assert!(identifier("5551234") && identifier("00u8k2j3hqz"));
+        assert!(!identifier("3pm") && !identifier("1080p") && !identifier("2025") && !identifier("q4"));
     }
 
     #[test]
