@@ -431,12 +431,22 @@ impl<'a> Guard<'a> {
     /// tool's server acts on it by name) is not served by a tool of that server that acts on something the
     /// request never mentions and never mentions that thing: "rename trello card …" → `update_list`. (Not
     /// "create a section in asana project …" → `create_project`: the request mentions projects.)
+    ///
+    /// When the request makes the thing and the tool only makes something else, only its name counts: a
+    /// description that mentions the thing says where the tool's own thing goes ("create a project 'Kitchen
+    /// Reno'" → `create_group`, "Create a group in a project").
     fn acts_on_another_thing(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
         // Most requests leave `distinguished` empty (they do more than act, or no server tells things
         // apart): nothing else is looked at then.
-        !self.distinguished.is_empty()
-            && !t.object.iter().any(|o| self.request.known.contains(o))
-            && on_another_thing(&self.distinguished, t, server)
+        if self.distinguished.is_empty() || t.object.iter().any(|o| self.request.known.contains(o)) {
+            return false;
+        }
+        let table = families();
+        let makes = |fs: &[Family]| !fs.is_empty() && fs.iter().all(|&f| table.class(f) == EffectClass::Create);
+        if makes(&t.actions) && self.request.action.as_ref().is_some_and(|a| makes(&[a.family])) {
+            return self.distinguished.iter().any(|&(s, o)| s == server && !t.name.contains(&o));
+        }
+        on_another_thing(&self.distinguished, t, server)
     }
 
     /// A request that only looks up a thing its service tells apart from others (another candidate of the
@@ -827,6 +837,13 @@ mod tests {
         assert!(!bars(&p, &[1, 3], 3));
         p.tools[0].object = vec![1];
         assert!(!bars(&p, &[0, 1], 0), "its object is in the request");
+        // A request that makes a thing: a tool that makes another is judged by its name alone ("create a
+        // card" → create_board, whose description says boards hold cards).
+        let mut make_card = request(&["create"], &[1, 10], &[]);
+        make_card.object_words = vec!["w10".to_string()];
+        make_card.action =
+            Some(crate::actions::Action { family: family("create"), verb: "create".into(), at: 0, len: 1 });
+        assert!(Guard::new(&make_card, &p, &[(1, 0), (3, 0)]).bars(3, 0));
         // A request that reads too is left to the decision.
         let mut reads = rename_card();
         reads.families.push(family("search"));
