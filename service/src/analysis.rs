@@ -171,6 +171,9 @@ pub(crate) struct Analysis {
     /// "add a row *to* the Invoices table", "asana project 12…" of "create a section called 'QA' *in* asana
     /// project 12…", "our discord channel 4455" of "post them *in* our discord channel 4455".
     pub destination_words: Vec<String>,
+    /// What its first converting action (`convert`) converts to: what the words after the first "to" or
+    /// "into" after its verb name, as `object_words` ("word docx" of "convert notes.md to a word .docx").
+    pub converts_to: Vec<String>,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
     /// Those of `named_servers` it names where it acts (not only reads), each with that action's family: in
@@ -227,6 +230,15 @@ impl Analysis {
             .collect();
         let made_words = making.iter().flat_map(|after| object_of(after)).collect();
         let destination_words = making.iter().flat_map(|after| destination_of(after)).collect();
+        let converts_to = all_actions
+            .iter()
+            .find(|a| table.name(a.family) == "convert")
+            .map(|a| {
+                let after = &raw[(a.at + a.len).min(raw.len())..];
+                let to = after.iter().position(|w| w == "to" || w == "into");
+                to.map(|at| object_of(&after[at + 1..])).unwrap_or_default()
+            })
+            .unwrap_or_default();
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
@@ -262,6 +274,7 @@ impl Analysis {
             object_words,
             made_words,
             destination_words,
+            converts_to,
             unknown_verb,
             named_servers,
             acted_on,
@@ -348,6 +361,15 @@ mod tests {
             "moving puts a thing somewhere"
         );
         assert_eq!(read("post them in our discord channel"), (words(&["them"]), words(&["our", "discord", "channel"])));
+    }
+
+    #[test]
+    fn what_a_conversion_makes() {
+        let to = |text: &str| Analysis::new(text, &Profiles::default()).converts_to;
+        assert_eq!(to("convert notes.md to a word .docx"), ["word", "docx"]);
+        assert_eq!(to("transform this csv into json please"), ["json", "please"]);
+        assert!(to("convert this file").is_empty());
+        assert!(to("send the pdf to bob").is_empty(), "not a conversion");
     }
 
     #[test]

@@ -38,6 +38,8 @@
 //!   pipeline …" → `update_pipeline` (beside `get_build`).
 //! - A request to make a thing an identifier names is not served by a tool that only makes it: "add user
 //!   00u8k2j3HqZ to okta group …" → `create_user`.
+//! - A request to convert to a format is not served by a tool that converts from it: "convert notes.md to a
+//!   word .docx" → `docx-to-markdown`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -114,7 +116,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   the thing (`acts_on_what_holds_it`); or
 /// - what the request makes is named by an identifier the catalog does not know ("add user 00u8k2j3HqZ to
 ///   …"), and the tool only makes that thing, and its object has no word of where the request puts it
-///   (`makes_what_exists`).
+///   (`makes_what_exists`); or
+/// - the request converts something to a format, and the tool's name converts from a word of that format
+///   to something the request does not name (`converts_the_other_way`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -171,6 +175,8 @@ pub(crate) struct Guard<'a> {
     /// The head of where it puts what it makes, sends or moves (`thing_of` the destination's words):
     /// "category" of "to our ZIA url category".
     place: Option<TermId>,
+    /// What it converts to, as terms (`Analysis::converts_to`).
+    converts_to: Vec<TermId>,
 }
 
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
@@ -295,6 +301,7 @@ impl<'a> Guard<'a> {
             .filter(|&(asked, _)| request.families.iter().any(|&f| table.name(f) == asked))
             .filter_map(|(_, undone)| table.by_name(undone))
             .collect();
+        let converts_to = ids(&request.converts_to);
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
         let place = thing_of(&request.destination_words, profiles).map(|p| p.head);
@@ -349,6 +356,7 @@ impl<'a> Guard<'a> {
             holders_apart,
             makes_existing,
             place,
+            converts_to,
         }
     }
 
@@ -382,6 +390,10 @@ impl<'a> Guard<'a> {
             && t.actions.iter().all(reads)
             && t.described.is_none_or(|f| reads(&f))
         {
+            return true;
+        }
+        // A converter's name often shows no verb (`docx-to-markdown`): judged before that is asked.
+        if self.converts_the_other_way(t) {
             return true;
         }
         if t.actions.is_empty() || t.runs_given {
@@ -511,6 +523,15 @@ impl<'a> Guard<'a> {
             && t.head.is_some_and(|h| self.place == Some(h) && !self.made.contains(&h))
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+    }
+
+    /// A request to convert something to a format is not served by a tool that converts from that format to
+    /// another: "convert notes.md to a word .docx" → `docx-to-markdown`. What the tool's name converts from
+    /// is a word of what the request converts to, and what it converts to is none.
+    fn converts_the_other_way(&self, t: &crate::profile::ToolProfile) -> bool {
+        t.converts.as_ref().is_some_and(|c| {
+            c.0.iter().any(|s| self.converts_to.contains(s)) && !c.1.iter().any(|s| self.converts_to.contains(s))
+        })
     }
 
     /// A request that acts on or looks up a kind of thing its server tells apart from other kinds of it
@@ -948,6 +969,22 @@ mod tests {
         assert!(!guards(&r, &p, 0, 0), "no identifier");
         assert!(identifier("5551234") && identifier("00u8k2j3hqz"));
         assert!(!identifier("3pm") && !identifier("1080p") && !identifier("2025") && !identifier("q4"));
+    }
+
+    #[test]
+    fn converting_to_a_format_is_not_done_by_converting_from_it() {
+        // Terms: 1 markdownify, 10 docx, 11 markdown, 12 word.
+        let mut p = catalog(&[(1, &[(&[], &[10, 11], &[]), (&[], &[11, 10], &[])])]);
+        p.tools[0].converts = Some(Box::new((vec![10], vec![11])));
+        p.tools[1].converts = Some(Box::new((vec![11], vec![10])));
+        let mut r = request(&["convert"], &[1, 10, 12], &[]);
+        r.converts_to = ["w12", "w10"].map(String::from).to_vec();
+        // "convert notes.md to a word .docx" → docx-to-markdown; markdown-to-docx serves it.
+        let pairs = [(0, 0), (1, 0)];
+        assert!(Guard::new(&r, &p, &pairs).bars(0, 0));
+        assert!(!Guard::new(&r, &p, &pairs).bars(1, 0));
+        r.converts_to.clear();
+        assert!(!Guard::new(&r, &p, &pairs).bars(0, 0), "no format named");
     }
 
     #[test]

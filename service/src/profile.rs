@@ -84,6 +84,9 @@ pub(crate) struct ToolProfile {
     /// It runs whatever it is given (`Profiles::mark_runners`): its name shows the `run` family, on nothing
     /// or on what `RUNNABLE` names (`execute_sql`, `run_python_code`; not `run_container`).
     pub runs_given: bool,
+    /// What it converts from and to, when its name says so (`docx-to-markdown`, `convert_md_to_pdf`: no
+    /// action, or converting only, and a "to" between two words): the terms before and after the "to".
+    pub converts: Option<Box<(Vec<TermId>, Vec<TermId>)>>,
 }
 
 /// What a tool runs when it runs whatever it is given (`execute_sql`, `run_python_code`, `run_query`): such a
@@ -255,6 +258,15 @@ impl Profiles {
             };
             let identifier =
                 t.name.contains(['_', '-', '.']) || t.name.chars().next().is_some_and(|c| c.is_lowercase());
+            let converting = actions.iter().all(|&f| table.name(f) == "convert");
+            let converts = name_list.iter().position(|w| w == "to").filter(|&at| converting && at > 0).and_then(|at| {
+                let from = name_actions.first().map_or(0, |a| if a.at < at { a.at + a.len } else { 0 });
+                let ids = |words: &[String]| -> Vec<TermId> {
+                    words.iter().flat_map(|w| terms(w)).filter_map(|t| p.id(&t)).collect()
+                };
+                let (source, target) = (ids(&name_list[from..at]), ids(&name_list[at + 1..]));
+                (!source.is_empty() && !target.is_empty()).then(|| Box::new((source, target)))
+            });
             p.tools.push(ToolProfile {
                 described,
                 identifier,
@@ -266,6 +278,7 @@ impl Profiles {
                 object: object_terms,
                 head,
                 runs_given: false,
+                converts,
             });
         }
         let n = snap.tools.len().max(1) as f32;
