@@ -556,6 +556,7 @@ mod tests {
         check("nuke branch feature-x", &["delete"]);
         check("kick 00u77abcD out of the Finance-RO group", &["delete"]);
         check("kick off the nightly build", &["start"]);
+        check("recreate the web container", &["resume"]);
     }
 
     #[test]

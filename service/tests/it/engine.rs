@@ -201,7 +201,7 @@ fn ask_unguarded(query: &str) -> toolscout_service::DiscoverResponse {
 #[test]
 fn a_request_to_change_something_is_not_answered_with_a_tool_that_only_reads() {
     for (query, service, action, closest) in [
-        ("update the slack user profile of maya", "slack", "update user profile;", "slack_get_user_profile"),
+        ("update the slack user profile of maya", "slack", "update user profile of maya;", "slack_get_user_profile"),
         ("tag the commit abc123 as v1.2 on github", "github", "tag commit abc123;", "list_commits"),
     ] {
         assert_guarded(query, service, action, closest);
