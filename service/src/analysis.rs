@@ -94,7 +94,8 @@ const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "inst
 const PUTS: [&str; 2] = ["send", "move"];
 
 /// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
-/// project", "put dentist 3pm *on* my calendar" (not "add its totals *as* rows", "create a page *for* the launch").
+/// project", "put dentist 3pm *on* my calendar" (not "add its totals *as* rows", "create a page *for* the
+/// launch").
 const DESTINATIONS: [&str; 7] = ["to", "into", "in", "on", "onto", "inside", "under"];
 
 /// What a making action puts its thing into (`Analysis::destination_words`): given the words after its verb,

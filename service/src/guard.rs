@@ -332,7 +332,7 @@ impl<'a> Guard<'a> {
                 }
             }
         }
-        let makes_existing = request.made_words.iter().any(|w| profiles.id(w).is_none() && identifier(w));
+        let makes_existing = request.made_words.iter().any(|w| profiles.id(w).is_none() && id_like(w));
         Guard {
             request,
             profiles,
@@ -607,9 +607,9 @@ fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
     Some(Thing { head, qualifiers: known(rest), owners })
 }
 
-/// Whether a word is an identifier: a number of five digits or more, or letters and digits mixed in six
-/// characters or more ("5551234", "00u8k2j3hqz"; not "3pm", "1080p", "2025").
-fn identifier(word: &str) -> bool {
+/// Whether a word reads as the id of a thing that exists: a number of five digits or more, or letters and
+/// digits mixed in six characters or more ("5551234", "00u8k2j3hqz"; not "3pm", "1080p", "2025").
+fn id_like(word: &str) -> bool {
     let digits = word.chars().filter(char::is_ascii_digit).count();
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     (digits >= 5 && letters == 0) || (digits > 0 && letters > 0 && word.chars().count() >= 6)
@@ -906,7 +906,7 @@ mod tests {
         let mut plain = request(&["create"], &[1, 10], &[]);
         plain.object_words = vec!["w10".to_string()];
         assert!(!bars(&p, &plain, &[0, 1], 0));
-        // An identifier is no qualifier ("group 42"), nor is a word after "of".
+        // A word after "of" is no qualifier.
         let mut of = request(&["create"], &[1, 10, 14], &[]);
         of.object_words = vec!["w10".to_string(), "of".to_string(), "w14".to_string()];
         assert!(!bars(&p, &of, &[0, 1], 0));
@@ -967,8 +967,8 @@ mod tests {
         assert!(!guards(&r, &p, 1, 0), "add_user_to_group puts it there");
         r.made_words = ["w10", "3pm"].map(String::from).to_vec();
         assert!(!guards(&r, &p, 0, 0), "no identifier");
-        assert!(identifier("5551234") && identifier("00u8k2j3hqz"));
-        assert!(!identifier("3pm") && !identifier("1080p") && !identifier("2025") && !identifier("q4"));
+        assert!(id_like("5551234") && id_like("00u8k2j3hqz"));
+        assert!(!id_like("3pm") && !id_like("1080p") && !id_like("2025") && !id_like("q4"));
     }
 
     #[test]
