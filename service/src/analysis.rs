@@ -85,7 +85,8 @@ const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "c
 const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
 
 /// Families whose action makes a thing that did not exist: what follows their verb is what is made. (Not
-/// `open`, which also opens what exists, nor `generate`, whose charts and images are drawn into things.)
+/// `open`, which also opens what exists, unless what follows is new: `opens_a_new_thing`; nor `generate`,
+/// whose charts and images are drawn into things.)
 const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "install"];
 
 /// Families whose action puts a thing somewhere without making the place: "post them *in* our discord
@@ -121,6 +122,12 @@ fn preposition_at(words: &[String], i: usize) -> bool {
     let next = words.get(i + 1).map(String::as_str);
     (PREPOSITIONS.contains(&words[i].as_str()) && !(words[i] == "to" && next == Some("do")))
         || (words[i] == "out" && next == Some("of"))
+}
+
+/// Whether `action` opens a thing that did not exist: "open *a* github issue", "open *a new* PR" (not
+/// "open the file", "open https://…": those exist).
+fn opens_a_new_thing(action: &Action, after: &[String], table: &crate::actions::Families) -> bool {
+    table.name(action.family) == "open" && after.first().is_some_and(|w| ["a", "an", "new"].contains(&w.as_str()))
 }
 
 /// Whether the first word of `action`'s verb is a form of one of `verbs` ("gets", "setting").
@@ -172,6 +179,9 @@ pub(crate) struct Analysis {
     /// "add a row *to* the Invoices table", "asana project 12…" of "create a section called 'QA' *in* asana
     /// project 12…", "our discord channel 4455" of "post them *in* our discord channel 4455".
     pub destination_words: Vec<String>,
+    /// What it calls its own: the words after each "my", "our" or "your", as `object_words` ("neon project"
+    /// of "on my Neon project, add a column …"). The thing exists already.
+    pub owned_words: Vec<Vec<String>>,
     /// What its first converting action (`convert`) converts to: what the words after the first "to" or
     /// "into" after its verb name, as `object_words` ("word docx" of "convert notes.md to a word .docx").
     pub converts_to: Vec<String>,
@@ -216,8 +226,15 @@ impl Analysis {
                 (t, id, w)
             })
             .collect();
+        // The words after an action's verb, to the end of its clause.
+        let ends = crate::actions::clause_ends(text);
+        let after = |a: &Action| -> &[String] {
+            let start = (a.at + a.len).min(raw.len());
+            let end = ends.iter().copied().find(|&e| e > a.at).unwrap_or(raw.len()).clamp(start, raw.len());
+            &raw[start..end]
+        };
         let object_words = match &action {
-            Some(a) => object_of(&raw[(a.at + a.len).min(raw.len())..]),
+            Some(a) => object_of(after(a)),
             None => Vec::new(),
         };
         let making: Vec<&[String]> = all_actions
@@ -226,8 +243,9 @@ impl Analysis {
                 MAKES.contains(&table.name(a.family))
                     || PUTS.contains(&table.name(a.family))
                     || by_verb_among(a, &["append"])
+                    || opens_a_new_thing(a, after(a), table)
             })
-            .map(|a| &raw[(a.at + a.len).min(raw.len())..])
+            .map(&after)
             .collect();
         let made_words = making.iter().flat_map(|after| object_of(after)).collect();
         let destination_words = making.iter().flat_map(|after| destination_of(after)).collect();
@@ -235,11 +253,19 @@ impl Analysis {
             .iter()
             .find(|a| table.name(a.family) == "convert")
             .map(|a| {
-                let after = &raw[(a.at + a.len).min(raw.len())..];
+                let after = after(a);
                 let to = after.iter().position(|w| w == "to" || w == "into");
                 to.map(|at| object_of(&after[at + 1..])).unwrap_or_default()
             })
             .unwrap_or_default();
+        let owned_words = (0..raw.len())
+            .filter(|&i| ["my", "our", "your"].contains(&raw[i].as_str()))
+            .map(|i| {
+                let end = ends.iter().copied().find(|&e| e > i).unwrap_or(raw.len()).clamp(i + 1, raw.len());
+                object_of(&raw[i + 1..end])
+            })
+            .filter(|o| !o.is_empty())
+            .collect();
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
@@ -275,6 +301,7 @@ impl Analysis {
             object_words,
             made_words,
             destination_words,
+            owned_words,
             converts_to,
             unknown_verb,
             named_servers,
@@ -336,6 +363,21 @@ mod tests {
             "opening is not making; a making action's object counts wherever it is"
         );
         assert_eq!(read("add its totals as rows"), (words(&["its", "totals"]), words(&[])), "not a place");
+        assert_eq!(
+            read("open a github issue in acme/webapp: login page throws a 500"),
+            (words(&["github", "issue"]), words(&[])),
+            "opening a new thing makes it"
+        );
+        assert_eq!(
+            read("add a new lead to the Leads table: Jane Roe, jane@roe.io"),
+            (words(&["new", "lead"]), words(&["the", "leads", "table"])),
+            "where it goes ends with its clause"
+        );
+        let owned = |text: &str| Analysis::new(text, &Profiles::default()).owned_words;
+        assert_eq!(
+            owned("on my Neon project, add a last_login column to our users table"),
+            [words(&["neon", "project"]), words(&["users", "table"])]
+        );
         assert_eq!(
             read("add its totals as rows in the sheet"),
             (words(&["its", "totals"]), words(&["the", "sheet"])),

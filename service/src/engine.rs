@@ -194,6 +194,8 @@ struct Prepared {
     slots: Vec<Vec<usize>>,
     live: Arc<Live>,
     analyses: Vec<Analysis>,
+    /// Per pass: the pass whose analysis the guard reads (its own, or the request's for the unquoted pass).
+    guarded_as: Vec<usize>,
     passes: Vec<crate::stages::retrieve::Pass>,
     named: Vec<usize>,
     hinted: HashSet<usize>,
@@ -510,7 +512,7 @@ impl Engine {
             per_server: self.config.max_per_server,
             guard: self.config.guard,
         };
-        score(&scoring, &p.passes, &p.analyses, &p.candidates)
+        score(&scoring, &p.passes, &p.analyses, &p.guarded_as, &p.candidates)
     }
 
     fn prepare(
@@ -576,9 +578,14 @@ impl Engine {
         let spelled = crate::expand::spelled_out(query);
         let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
         let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
-        for alternative in [spelled, respelled, unquoted].into_iter().flatten() {
+        // The guard reads the unquoted pass as the request: without its quoted payload it would not say
+        // what it makes ("add to my to-do list").
+        let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
+        for (k, alternative) in [spelled, respelled, unquoted].into_iter().enumerate() {
+            let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));
             slots[0].push(texts.len());
+            guarded_as.push(if k == 2 { 0 } else { texts.len() });
             texts.push(alternative);
         }
         let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };
@@ -626,6 +633,7 @@ impl Engine {
             slots,
             live: live.clone(),
             analyses,
+            guarded_as,
             passes,
             named,
             hinted,

@@ -30,8 +30,9 @@
 //! - A request is not served by a tool that does the opposite of every action it asks (`OPPOSITES`):
 //!   "suspend okta user jdoe" → `unsuspend_user`, "unsubscribe me from the list" → `subscribe`.
 //! - A request to make, send or move a thing into a place it names is not served by a tool that makes the
-//!   place: "add a row to the Invoices table" → `create_table`, "create a section in asana project …" →
-//!   `create_project`, "post them in our discord channel" → `create_text_channel`.
+//!   place, nor a place it calls its own: "add a row to the Invoices table" → `create_table`, "create a
+//!   section in asana project …" → `create_project`, "post them in our discord channel" →
+//!   `create_text_channel`, "on my Neon project, add a column …" → `create_project`.
 //! - A request that acts on or looks up a kind of thing its server tells apart from other kinds is not
 //!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`;
 //!   nor, for a thing of another, by a tool that acts on what holds the thing: "kick off a build of
@@ -40,6 +41,8 @@
 //!   00u8k2j3HqZ to okta group …" → `create_user`.
 //! - A request to convert to a format is not served by a tool that converts from it: "convert notes.md to a
 //!   word .docx" → `docx-to-markdown`.
+//! - A request that only makes a new thing is not served by a tool that only changes that thing: "open a
+//!   github issue" → `update_issue`.
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -102,7 +105,8 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - every action the tool's name shows undoes an action the request asks (`OPPOSITES`: start and stop,
 ///   lock and unlock, subscribe and unsubscribe …), and none agrees with any (`undoes_what_is_asked`); or
 /// - the request makes, sends or moves something and says where it goes ("add a row *to* the Invoices
-///   table", "move item 555 *to* the 'Done' group"), and the
+///   table", "move item 555 *to* the 'Done' group") or names a place of its own ("on *my* Neon project,
+///   add a column …"), and the
 ///   tool (its name shows an action, not `run`) only makes, and makes that place: the one thing its name
 ///   acts on is the place's head and not a word of what is made, and its object shares no term with what
 ///   is made (`makes_where_it_goes`); or
@@ -118,7 +122,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   …"), and the tool only makes that thing, and its object has no word of where the request puts it
 ///   (`makes_what_exists`); or
 /// - the request converts something to a format, and the tool's name converts from a word of that format
-///   to something the request does not name (`converts_the_other_way`).
+///   to something the request does not name (`converts_the_other_way`); or
+/// - every action the request shows makes something (`create`, or opening a new thing: "open *a* github
+///   issue"), none updates by a verb that also makes, no identifier names what it makes, and the tool's
+///   name only updates (`update`) the head of what the request makes (`changes_what_is_made`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -172,9 +179,13 @@ pub(crate) struct Guard<'a> {
     /// What its actions that make something make is named by an identifier the catalog does not know
     /// ("add user 00u8k2j3HqZ to okta group …"): the thing exists already.
     makes_existing: bool,
-    /// The head of where it puts what it makes, sends or moves (`thing_of` the destination's words):
-    /// "category" of "to our ZIA url category".
-    place: Option<TermId>,
+    /// The heads of where it puts what it makes, sends or moves (`thing_of` the destination's words:
+    /// "category" of "to our ZIA url category"), and of what it calls its own ("project" of "on my Neon
+    /// project, add a column …"): places that exist.
+    places: Vec<TermId>,
+    /// What its one making action makes, when every action it shows makes something (`create`, or opening
+    /// a new thing) and no identifier names it: the head of its object ("issue" of "open a github issue").
+    makes_new: Option<TermId>,
     /// What it converts to, as terms (`Analysis::converts_to`).
     converts_to: Vec<TermId>,
 }
@@ -304,7 +315,10 @@ impl<'a> Guard<'a> {
         let converts_to = ids(&request.converts_to);
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
-        let place = thing_of(&request.destination_words, profiles).map(|p| p.head);
+        let places: Vec<TermId> = std::iter::once(&request.destination_words)
+            .chain(&request.owned_words)
+            .filter_map(|words| thing_of(words, profiles).map(|p| p.head))
+            .collect();
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
@@ -333,6 +347,12 @@ impl<'a> Guard<'a> {
             }
         }
         let makes_existing = request.made_words.iter().any(|w| profiles.id(w).is_none() && id_like(w));
+        let makes_new = (!request.made_words.is_empty()
+            && !makes_existing
+            && !request.updates_ambiguously
+            && request.families.iter().all(|&f| ["create", "open"].contains(&table.name(f))))
+        .then(|| thing_of(&request.object_words, profiles).map(|t| t.head))
+        .flatten();
         Guard {
             request,
             profiles,
@@ -355,7 +375,8 @@ impl<'a> Guard<'a> {
             kinds_apart,
             holders_apart,
             makes_existing,
-            place,
+            places,
+            makes_new,
             converts_to,
         }
     }
@@ -409,6 +430,7 @@ impl<'a> Guard<'a> {
             || self.another_kind(t, server)
             || self.acts_on_what_holds_it(t, server)
             || self.makes_what_exists(t)
+            || self.changes_what_is_made(t)
         {
             return true;
         }
@@ -511,8 +533,9 @@ impl<'a> Guard<'a> {
     }
 
     /// A request that makes, sends or moves a thing into another it names ("add a row to the Invoices
-    /// table", "create a section in asana project …", "move item 555 to the 'Done' group") is not served by
-    /// a tool that only makes that other thing (`create_table`, `create_project`, `create_group`): the one
+    /// table", "create a section in asana project …", "move item 555 to the 'Done' group"), or another it
+    /// calls its own ("on my Neon project, add a column …"), is not served by a tool that only makes that
+    /// other thing (`create_table`, `create_project`, `create_group`): the one
     /// thing the tool's name acts on is the head of the place ("category" of "our url category", not the
     /// "url" of `add_urls_to_category`) but not a word of what is put there, and the tool's object shares
     /// no term with what is put there.
@@ -520,7 +543,7 @@ impl<'a> Guard<'a> {
         let table = families();
         // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
         !self.request.made_words.is_empty()
-            && t.head.is_some_and(|h| self.place == Some(h) && !self.made.contains(&h))
+            && t.head.is_some_and(|h| self.places.contains(&h) && !self.made.contains(&h))
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
     }
@@ -568,6 +591,13 @@ impl<'a> Guard<'a> {
             && t.head.is_some_and(|h| self.made.contains(&h))
             && !t.object.iter().any(|o| self.destination.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+    }
+
+    /// A request that only makes a new thing ("open a github issue", "file a linear issue") is not served by
+    /// a tool that only changes that thing (`update_issue`): what is changed exists already.
+    fn changes_what_is_made(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        self.makes_new.is_some_and(|h| t.head == Some(h)) && t.actions.iter().all(|&f| table.name(f) == "update")
     }
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
@@ -1074,6 +1104,44 @@ mod tests {
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
         // "add a new lead and a field to the table": a table made too is not a place only.
         assert!(!guards(&add(&["w13", "w11"], &["w11"]), &p, 0, 0));
+        // "on my airtable table, add a row": what the request calls its own exists, a place too.
+        let mut owned = add(&["w10"], &[]);
+        owned.owned_words = vec![vec!["w1".into(), "w11".into()]];
+        assert!(guards(&owned, &p, 0, 0));
+        assert!(!guards(&owned, &p, 1, 0));
+        // "create my table": what is made is not a place.
+        let mut made_own = add(&["w11"], &[]);
+        made_own.owned_words = vec![vec!["w11".into()]];
+        assert!(!guards(&made_own, &p, 0, 0));
+    }
+
+    #[test]
+    fn making_a_new_thing_is_not_done_by_changing_it() {
+        // Terms: 1 github, 10 issue, 11 comment.
+        let p = catalog(&[(1, &[(&["update"], &[10], &[]), (&["create"], &[10], &[]), (&["update"], &[11], &[])])]);
+        let mut p = p;
+        p.tools[0].head = Some(10); // update_issue
+        p.tools[1].head = Some(10); // create_issue
+        p.tools[2].head = Some(11); // update_comment
+        let make = |families: &[&str], object: &[&str]| {
+            let mut r = request(families, &[1, 10, 11], &[]);
+            r.object_words = object.iter().map(|w| w.to_string()).collect();
+            r.made_words = r.object_words.clone();
+            r
+        };
+        // "open a github issue", "file a linear issue" → update_issue: what is changed exists already.
+        assert!(guards(&make(&["open"], &["w1", "w10"]), &p, 0, 0));
+        assert!(guards(&make(&["create"], &["w10"]), &p, 0, 0));
+        assert!(!guards(&make(&["create"], &["w10"]), &p, 1, 0), "create_issue makes it");
+        // "add a comment to the issue" is not served or barred by what changes the issue here.
+        assert!(!guards(&make(&["create"], &["w11"]), &p, 0, 0));
+        // A request that changes something too, or sets it, may be served by a tool that changes it.
+        assert!(!guards(&make(&["create", "update"], &["w10"]), &p, 0, 0));
+        let mut set = make(&["create"], &["w10"]);
+        set.updates_ambiguously = true;
+        assert!(!guards(&set, &p, 0, 0));
+        // "add issue 12345678 to the milestone": an identifier names a thing that exists.
+        assert!(!guards(&make(&["create"], &["w10", "12345678"]), &p, 0, 0));
     }
 
     #[test]

@@ -454,9 +454,10 @@ fn params_text(schema: Option<&Value>) -> String {
 
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
-/// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action and it
-/// ends what is made: making a refund refunds (`create_refund`, `create_message`), but a build is what
-/// `create_build` makes, and a text channel what `create_text_channel` makes.
+/// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action that does
+/// not only read and it ends what is made: making a refund refunds (`create_refund`, `create_message`),
+/// but a build is what `create_build` makes, a text channel what `create_text_channel` makes, and making a
+/// list does not list (`create_list`, `create_view`, `create_review`).
 fn name_actions(table: &crate::actions::Families, words: &[&str]) -> Vec<Action> {
     let all = table.actions(words);
     let first = all.first().map(|a| a.family);
@@ -470,7 +471,11 @@ fn name_actions(table: &crate::actions::Families, words: &[&str]) -> Vec<Action>
             // text channel, nor the order of `create_refund_for_order`).
             let ends = words.get(a.at + a.len).is_none_or(|w| crate::analysis::PREPOSITIONS.contains(w));
             *i == 0
-                || (makes && a.at == after_first && ends && Some(a.family) != first)
+                || (makes
+                    && a.at == after_first
+                    && ends
+                    && Some(a.family) != first
+                    && table.class(a.family) != crate::actions::EffectClass::Read)
                 || (a.at > 0 && ["and", "or", "then"].contains(&words[a.at - 1]))
         })
         .map(|(_, a)| a)
@@ -541,6 +546,8 @@ mod tests {
         assert_eq!(shows("create_build"), ["create"], "a build is what is made");
         assert_eq!(shows("create_text_channel"), ["create"], "a verb before a noun qualifies it");
         assert_eq!(shows("create_refund_for_order"), ["create", "refund"]);
+        assert_eq!(shows("create_list"), ["create"], "making a list does not list");
+        assert_eq!(shows("create_list_in_folder"), ["create"]);
         assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
     }
 

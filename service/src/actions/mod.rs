@@ -362,6 +362,19 @@ pub(crate) fn request_words(text: &str) -> Vec<String> {
     clauses(text).into_iter().flatten().collect()
 }
 
+/// Where each clause of a request ends, as positions in `request_words`: what an action acts on or puts
+/// somewhere ends with its clause ("add a new lead to the Leads table*:* Jane Roe").
+pub(crate) fn clause_ends(text: &str) -> Vec<usize> {
+    let mut end = 0;
+    clauses(text)
+        .iter()
+        .map(|w| {
+            end += w.len();
+            end
+        })
+        .collect()
+}
+
 /// The words of each clause of a request, without addresses, paths, channels and assignments.
 fn clauses(text: &str) -> Vec<Vec<String>> {
     // A full stop, comma or colon inside a token does not end a clause: "table out.c-sales.orders", "3,900",
@@ -571,6 +584,11 @@ mod tests {
         assert_eq!(of_tool("merge_pull_request"), ["merge"], "merges; does not pull (download)");
         assert_eq!(of_tool("get_pull_request"), ["get"]);
         assert_eq!(of_tool("pull_image"), ["download"], "the verb alone still acts");
+        let of_request = |text: &str| -> Vec<String> {
+            request_actions(t, text).iter().map(|a| t.name(a.family).to_string()).collect()
+        };
+        assert_eq!(of_request("open a github issue: login page throws a 500"), ["open"], "a login page logs nobody in");
+        assert_eq!(of_request("login to my account"), ["login"]);
         let f = |n: &str| t.by_name(n).expect("family");
         assert_eq!(
             t.agreement_of_sets(&[f("approve"), f("merge")], &[f("create")]),

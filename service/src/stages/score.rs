@@ -37,8 +37,15 @@ pub(crate) struct Scoring<'a> {
 /// `create_issue_link`, `get_issue_link`, `update_issue_note`, … ahead of `create_issue`).
 const POOL_PER_CAP: usize = 4;
 
-/// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis.
-pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], candidates: &[usize]) -> Vec<Candidate> {
+/// Scores `candidates` (tool indexes) in every pass; `analyses[i]` is pass `i`'s analysis, and the guard of
+/// pass `i` reads `analyses[guarded_as[i]]`.
+pub(crate) fn score(
+    s: &Scoring<'_>,
+    passes: &[Pass],
+    analyses: &[Analysis],
+    guarded_as: &[usize],
+    candidates: &[usize],
+) -> Vec<Candidate> {
     let snap = s.snap;
     // Signals of every candidate in every pass, then the pass-wide bests the features compare with.
     let measured: Vec<Vec<Measured>> = passes
@@ -112,7 +119,7 @@ pub(crate) fn score(s: &Scoring<'_>, passes: &[Pass], analyses: &[Analysis], can
     let probabilities = s.decision.probabilities(&rows);
     let pairs: Vec<(usize, usize)> = kept.iter().map(|&(_, t)| (t, snap.tools[t].server as usize)).collect();
     let guards: Vec<Option<Guard<'_>>> =
-        analyses.iter().map(|a| s.guard.then(|| Guard::new(a, s.profiles, &pairs))).collect();
+        guarded_as.iter().map(|&a| s.guard.then(|| Guard::new(&analyses[a], s.profiles, &pairs))).collect();
     kept.iter()
         .enumerate()
         .map(|(k, &(ci, t))| {
