@@ -130,6 +130,10 @@ pub(crate) struct EngineArgs {
     /// pay, refund).
     #[arg(long)]
     pub no_guard: bool,
+    /// Not found when the best tool the guard leaves has less than this share of the confidence of the
+    /// best tool it bars (0: off, to measure it; default 0.7).
+    #[arg(long)]
+    pub overshadow: Option<f32>,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -183,6 +187,12 @@ impl EngineArgs {
         config.unquoted_pass = !self.no_unquoted_pass;
         config.intents_in_context = !self.intents_alone;
         config.guard = !self.no_guard;
+        if let Some(o) = self.overshadow {
+            if !(0.0..=1.0).contains(&o) {
+                bail!("--overshadow must be between 0 and 1, got {o}");
+            }
+            config.overshadow = o;
+        }
         Ok(config)
     }
 }

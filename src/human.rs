@@ -105,7 +105,7 @@ pub(crate) fn answer(a: &DiscoverResponse) -> String {
             }
         }
         Status::NotFound => {
-            let _ = writeln!(s, "not found (best confidence below {:.2}).", a.threshold);
+            let _ = writeln!(s, "not found (request cut {:.2}).", a.threshold);
             if let Some(reason) = &a.reason {
                 let _ = writeln!(s, "{reason}");
             }

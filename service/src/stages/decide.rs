@@ -20,6 +20,8 @@ pub(crate) struct Verdict {
     pub delivered: Vec<usize>,
     /// Candidate positions offered as closest (not found only).
     pub closest: Vec<usize>,
+    /// Not found because this candidate, which the guard bars, outweighs every one it leaves.
+    pub overshadowed_by: Option<usize>,
 }
 
 /// What the request is, as far as deciding goes.
@@ -33,21 +35,37 @@ pub(crate) struct Request {
     pub foreign: bool,
 }
 
-/// Decides over `candidates` arranged in `order`.
+/// Decides over `candidates` arranged in `order`. A request is also not found when its best candidate
+/// the guard does not bar has less than `overshadow` of the confidence of the best one it bars (0: never).
 pub(crate) fn decide(
     candidates: &[Candidate],
     order: &[usize],
     request: Request,
     decision: &Decision,
     limit: usize,
+    overshadow: f32,
 ) -> Verdict {
     let Request { named, missing_service, foreign } = request;
     // What the guard bars counts for nothing here (`Candidate::cleared`).
     let best = candidates.iter().map(Candidate::cleared).fold(f32::MIN, f32::max);
     // A request for a service the catalog never mentions is not served by another service's look-alike.
-    let found = named > 0 || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign));
+    // A request whose best tool the guard bars, and whose best tool left is much weaker, asked for what
+    // the barred tool looked like: what is left is a weaker near miss, not the thing ("void that invoice"
+    // once `finalizeInvoice` is barred).
+    let barred_best =
+        (0..candidates.len()).max_by(|&a, &b| candidates[a].confidence().total_cmp(&candidates[b].confidence()));
+    let overshadowed_by = barred_best.filter(|&c| best < overshadow * candidates[c].confidence());
+    let overshadowed = overshadowed_by.is_some();
+    let found = named > 0
+        || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign) && !overshadowed);
     if !found {
-        return Verdict { found, delivered: Vec::new(), closest: order.iter().copied().take(CLOSEST).collect() };
+        let closest = order.iter().copied().take(CLOSEST).collect();
+        return Verdict {
+            found,
+            delivered: Vec::new(),
+            closest,
+            overshadowed_by: overshadowed_by.filter(|_| named == 0),
+        };
     }
     // Only the places the answer has: a tool the per-server cap pushed out of them does not come back in
     // through a rejected tool's place.
@@ -61,10 +79,15 @@ pub(crate) fn decide(
         delivered.extend(order.iter().copied().take(room).filter(|&c| !candidates[c].barred()).take(1));
         if delivered.is_empty() {
             // Every place the answer has holds a tool the guard bars.
-            return Verdict { found: false, delivered, closest: order.iter().copied().take(CLOSEST).collect() };
+            return Verdict {
+                found: false,
+                delivered,
+                closest: order.iter().copied().take(CLOSEST).collect(),
+                overshadowed_by: None,
+            };
         }
     }
-    Verdict { found, delivered, closest: Vec::new() }
+    Verdict { found, delivered, closest: Vec::new(), overshadowed_by: None }
 }
 
 /// Why nothing was found, when there is something useful to say: the named service is there but none of
@@ -140,12 +163,32 @@ mod tests {
         let decision = Decision::built_in();
         assert_eq!(decision.tool_cut(), 0.0, "the built-in cut keeps every probability: the case that matters");
         let candidates = [candidate(0, 0.9, true), candidate(1, 0.5, false), candidate(2, 0.4, true)];
-        let verdict = decide(&candidates, &[0, 1, 2], Request::default(), &decision, 5);
+        let verdict = decide(&candidates, &[0, 1, 2], Request::default(), &decision, 5, 0.0);
         assert!(verdict.found);
         assert_eq!(verdict.delivered, [1], "the barred near misses are left out, though they score higher");
         // Every tool barred: not found, and the near misses are offered as closest.
-        let verdict = decide(&candidates[..1], &[0], Request::default(), &decision, 5);
+        let verdict = decide(&candidates[..1], &[0], Request::default(), &decision, 5, 0.0);
         assert!(!verdict.found);
         assert_eq!(verdict.closest, [0]);
+    }
+
+    #[test]
+    fn a_request_whose_barred_best_overshadows_what_is_left_is_not_found() {
+        let decision = Decision::built_in();
+        // The barred best at 0.9: a tool left at 0.5 is under 0.7 of it, one at 0.7 is not.
+        let weak = [candidate(0, 0.9, true), candidate(1, 0.5, false)];
+        let verdict = decide(&weak, &[0, 1], Request::default(), &decision, 5, 0.7);
+        assert!(!verdict.found);
+        assert_eq!(verdict.closest, [0, 1], "the near misses are offered as closest");
+        assert_eq!(verdict.overshadowed_by, Some(0));
+        assert!(decide(&weak, &[0, 1], Request::default(), &decision, 5, 0.0).found, "0 turns it off");
+        let close = [candidate(0, 0.9, true), candidate(1, 0.7, false)];
+        assert!(decide(&close, &[0, 1], Request::default(), &decision, 5, 0.7).found);
+        // Nothing barred: the best is its own measure.
+        let clear = [candidate(0, 0.9, false), candidate(1, 0.1, false)];
+        assert!(decide(&clear, &[0, 1], Request::default(), &decision, 5, 0.7).found);
+        // A tool named by the request is found whatever the rest.
+        let named = Request { named: 1, ..Request::default() };
+        assert!(decide(&weak, &[0, 1], named, &decision, 5, 0.7).found);
     }
 }
