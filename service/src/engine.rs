@@ -98,7 +98,7 @@ impl Default for EngineConfig {
             unquoted_pass: true,
             intents_in_context: true,
             guard: true,
-            // Chosen on the dev sets (BENCHMARKS.md, "What is left when the guard bars the best").
+            // Chosen on the dev sets (BENCHMARKS.md, "… what is left when the guard bars the best").
             overshadow: 0.7,
         }
     }
@@ -599,11 +599,11 @@ impl Engine {
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list").
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
-        for (k, alternative) in [spelled, respelled, unquoted].into_iter().enumerate() {
+        for (alternative, read_as_request) in [(spelled, false), (respelled, false), (unquoted, true)] {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));
             slots[0].push(texts.len());
-            guarded_as.push(if k == 2 { 0 } else { texts.len() });
+            guarded_as.push(if read_as_request { 0 } else { texts.len() });
             texts.push(alternative);
         }
         let mut times = StageTimes { passes: texts.len(), ..StageTimes::default() };

@@ -52,9 +52,11 @@ pub(crate) fn decide(
     // A request whose best tool the guard bars, and whose best tool left is much weaker, asked for what
     // the barred tool looked like: what is left is a weaker near miss, not the thing ("void that invoice"
     // once `finalizeInvoice` is barred).
-    let barred_best =
+    // (The most confident candidate overshadows only when the guard bars it where it is most confident:
+    // else `best` is its confidence.)
+    let most_confident =
         (0..candidates.len()).max_by(|&a, &b| candidates[a].confidence().total_cmp(&candidates[b].confidence()));
-    let overshadowed_by = barred_best.filter(|&c| best < overshadow * candidates[c].confidence());
+    let overshadowed_by = most_confident.filter(|&c| best < overshadow * candidates[c].confidence());
     let overshadowed = overshadowed_by.is_some();
     let found = named > 0
         || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign) && !overshadowed);
