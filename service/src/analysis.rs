@@ -228,10 +228,12 @@ impl Analysis {
             .collect();
         // The words after an action's verb, to the end of its clause.
         let ends = crate::actions::clause_ends(text);
+        // The end of the clause of the word at `i`, no earlier than `start`.
+        let clause_end =
+            |i: usize, start: usize| ends.iter().copied().find(|&e| e > i).unwrap_or(raw.len()).clamp(start, raw.len());
         let after = |a: &Action| -> &[String] {
             let start = (a.at + a.len).min(raw.len());
-            let end = ends.iter().copied().find(|&e| e > a.at).unwrap_or(raw.len()).clamp(start, raw.len());
-            &raw[start..end]
+            &raw[start..clause_end(a.at, start)]
         };
         let object_words = match &action {
             Some(a) => object_of(after(a)),
@@ -260,10 +262,7 @@ impl Analysis {
             .unwrap_or_default();
         let owned_words = (0..raw.len())
             .filter(|&i| ["my", "our", "your"].contains(&raw[i].as_str()))
-            .map(|i| {
-                let end = ends.iter().copied().find(|&e| e > i).unwrap_or(raw.len()).clamp(i + 1, raw.len());
-                object_of(&raw[i + 1..end])
-            })
+            .map(|i| object_of(&raw[i + 1..clause_end(i, i + 1)]))
             .filter(|o| !o.is_empty())
             .collect();
         let named_servers = profiles.named_servers(&known);

@@ -458,19 +458,10 @@ impl Engine {
                     )
                 })
                 .collect();
-            // Not found because the guard barred the best match and what it left matches less (when there
-            // is nothing more specific to say).
-            reason(analysis, &closest, named_service).or_else(|| {
-                verdict.overshadowed_by.map(|c| {
-                    format!(
-                        "the closest match, {}/{}, would act on something else than asked, and the tools left \
-                         match much less; closest: {}",
-                        snap.servers[candidates[c].server].server_id,
-                        snap.tools[candidates[c].tool].name,
-                        closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ")
-                    )
-                })
-            })
+            let overshadowed_by = verdict.overshadowed_by.map(|c| {
+                (snap.servers[candidates[c].server].server_id.as_str(), snap.tools[candidates[c].tool].name.as_str())
+            });
+            reason(analysis, &closest, named_service, overshadowed_by)
         };
         let servers = prepared.passes[0]
             .servers

@@ -94,7 +94,27 @@ pub(crate) fn decide(
 
 /// Why nothing was found, when there is something useful to say: the named service is there but none of
 /// its tools does the action, or the closest tools all do something else.
+/// When nothing more specific applies and the request was not found because the guard barred its best
+/// match (`Verdict::overshadowed_by`, given as server and tool), the reason says that.
 pub(crate) fn reason(
+    request: &Analysis,
+    closest: &[(&str, &str, &[crate::actions::Family])],
+    named_service: Option<&str>,
+    overshadowed_by: Option<(&str, &str)>,
+) -> Option<String> {
+    specific_reason(request, closest, named_service).or_else(|| {
+        overshadowed_by.map(|(server, tool)| {
+            let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
+            format!(
+                "the closest match, {server}/{tool}, would act on something else than asked, and the tools left \
+                 match much less; closest: {listed}"
+            )
+        })
+    })
+}
+
+/// The reason when the named service lacks the action, or the closest tools all do something else.
+fn specific_reason(
     request: &Analysis,
     closest: &[(&str, &str, &[crate::actions::Family])],
     named_service: Option<&str>,
@@ -172,6 +192,15 @@ mod tests {
         let verdict = decide(&candidates[..1], &[0], Request::default(), &decision, 5, 0.0);
         assert!(!verdict.found);
         assert_eq!(verdict.closest, [0]);
+    }
+
+    #[test]
+    fn an_overshadowed_request_says_so_when_nothing_more_specific_applies() {
+        let closest: [(&str, &str, &[crate::actions::Family]); 2] = [("s", "a", &[]), ("s", "b", &[])];
+        let said = reason(&Analysis::default(), &closest, None, Some(("s", "a"))).expect("a reason");
+        assert!(said.starts_with("the closest match, s/a, would act on something else"), "{said}");
+        assert!(said.ends_with("closest: s/a, s/b"), "{said}");
+        assert_eq!(reason(&Analysis::default(), &closest, None, None), None);
     }
 
     #[test]
