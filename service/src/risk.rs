@@ -3,7 +3,7 @@
 //!
 //! How a class is reached, in order:
 //! 1. The verb of the tool's name and the first verb of its description (the action families of
-//!    `actions/`, plus a few verbs that matter only here, like `write`): the higher class of the two.
+//!    `actions/`, plus a few verbs that matter only here, like `overwrite`): the higher class of the two.
 //! 2. Nothing recognised: `read` if the server declares `readOnlyHint: true`, else `change` — an unknown
 //!    tool is never assumed harmless on its own word alone when it says nothing.
 //! 3. MCP annotations are untrusted: they may raise the class, never lower it. An explicit
@@ -34,9 +34,7 @@ pub type RiskOverrides = BTreeMap<String, EffectClass>;
 
 /// Verbs that matter for risk but are not action families of the ranking (adding them there would
 /// change its features): their class.
-const EXTRA_VERBS: [(&str, EffectClass); 11] = [
-    ("write", EffectClass::Change),
-    ("writes", EffectClass::Change),
+const EXTRA_VERBS: [(&str, EffectClass); 9] = [
     ("overwrite", EffectClass::Change),
     ("overwrites", EffectClass::Change),
     ("put", EffectClass::Change),
@@ -278,7 +276,9 @@ mod tests {
         let classes = |r: &str| request_classes(r).into_iter().map(|(_, c)| c).collect::<Vec<_>>();
         assert_eq!(classes("delete the entity Alice"), [EffectClass::Irreversible]);
         assert_eq!(classes("please send a message to #general"), [EffectClass::External]);
-        assert_eq!(classes("write a new file with the text hello"), [EffectClass::Change]);
+        // Writing is storing (the `store` family): what is written is made, or made anew.
+        assert_eq!(classes("write a new file with the text hello"), [EffectClass::Create]);
+        assert_eq!(classes("overwrite the config"), [EffectClass::Change]);
         assert_eq!(classes("open a new issue"), [EffectClass::Create]);
         assert_eq!(classes("show me how to delete a file"), [EffectClass::Read, EffectClass::Irreversible]);
         assert!(classes("the weather in Paris").is_empty());
