@@ -231,15 +231,16 @@ impl Analysis {
         // The end of the clause of the word at `i`, no earlier than `start`.
         let clause_end =
             |i: usize, start: usize| ends.iter().copied().find(|&e| e > i).unwrap_or(raw.len()).clamp(start, raw.len());
-        let after = |a: &Action| -> &[String] {
+        let after_at = |a: &Action| -> std::ops::Range<usize> {
             let start = (a.at + a.len).min(raw.len());
-            &raw[start..clause_end(a.at, start)]
+            start..clause_end(a.at, start)
         };
+        let after = |a: &Action| -> &[String] { &raw[after_at(a)] };
         let object_words = match &action {
             Some(a) => object_of(after(a)),
             None => Vec::new(),
         };
-        let making: Vec<&[String]> = all_actions
+        let making: Vec<std::ops::Range<usize>> = all_actions
             .iter()
             .filter(|a| {
                 MAKES.contains(&table.name(a.family))
@@ -247,10 +248,15 @@ impl Analysis {
                     || by_verb_among(a, &["append"])
                     || opens_a_new_thing(a, after(a), table)
             })
-            .map(&after)
+            .map(&after_at)
             .collect();
-        let made_words = making.iter().flat_map(|after| object_of(after)).collect();
-        let destination_words = making.iter().flat_map(|after| destination_of(after)).collect();
+        let made_words = making.iter().flat_map(|at| object_of(&raw[at.clone()])).collect();
+        // A place's quoted name is not what the place is ("to the chroma collection 'kb'": a collection).
+        let masked_words = request_words(&masked);
+        let unquoted = |at: &std::ops::Range<usize>| -> Vec<String> {
+            at.clone().filter(|&i| masked_words.get(i) == raw.get(i)).map(|i| raw[i].clone()).collect()
+        };
+        let destination_words = making.iter().flat_map(|at| destination_of(&unquoted(at))).collect();
         let converts_to = all_actions
             .iter()
             .find(|a| table.name(a.family) == "convert")
@@ -372,6 +378,11 @@ mod tests {
             (words(&["new", "lead"]), words(&["the", "leads", "table"])),
             "where it goes ends with its clause"
         );
+        assert_eq!(
+            read("add these 3 docs to the chroma collection 'kb'").1,
+            words(&["the", "chroma", "collection"]),
+            "a place's quoted name is not what the place is"
+        );
         let owned = |text: &str| Analysis::new(text, &Profiles::default()).owned_words;
         assert_eq!(
             owned("on my Neon project, add a last_login column to our users table"),
@@ -399,7 +410,7 @@ mod tests {
         assert_eq!(read("delete the row in the table"), (words(&[]), words(&[])), "deleting makes nothing");
         assert_eq!(
             read("move item 5551234 to the 'Done' group"),
-            (words(&["item", "5551234"]), words(&["the", "done", "group"])),
+            (words(&["item", "5551234"]), words(&["the", "group"])),
             "moving puts a thing somewhere"
         );
         assert_eq!(read("post them in our discord channel"), (words(&["them"]), words(&["our", "discord", "channel"])));

@@ -379,7 +379,8 @@ pub(crate) fn clause_ends(text: &str) -> Vec<usize> {
 fn clauses(text: &str) -> Vec<Vec<String>> {
     // A full stop, comma or colon inside a token does not end a clause: "table out.c-sales.orders", "3,900",
     // "12:30" (else "orders" would open one, and be read as a verb).
-    // A dash between spaces, or a long dash, does: "airtable - add a new lead …".
+    // A dash between spaces, or a long dash, does: "airtable - add a new lead …"; so does a bar ("Notion |
+    // Delete a block").
     let mut breaks = Vec::new();
     let mut chars = text.char_indices().peekable();
     let mut before = ' ';
@@ -388,7 +389,7 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
         let inside = ['.', ',', ':'].contains(&c) && next.is_alphanumeric() && i > 0;
         let dash =
             ['\u{2014}', '\u{2013}'].contains(&c) || (c == '-' && before.is_whitespace() && next.is_whitespace());
-        if ([';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside) || dash {
+        if ([';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside) || dash || c == '|' {
             breaks.push((i, c.len_utf8()));
         }
         before = c;
@@ -570,6 +571,9 @@ mod tests {
         check("kick 00u77abcD out of the Finance-RO group", &["delete"]);
         check("kick off the nightly build", &["start"]);
         check("recreate the web container", &["resume"]);
+        check("Notion | Delete a block", &["delete"]);
+        check("upsert these records into the index", &["store"]);
+        check("write the result to out.txt", &["store"]);
     }
 
     #[test]
