@@ -5,7 +5,7 @@
 use crate::actions::{Agreement, families};
 use crate::analysis::Analysis;
 use crate::fusion::{FusionWeights, Signals, fuse, saturate};
-use crate::profile::{ServerProfile, ToolProfile};
+use crate::profile::{ServerProfile, TermId, ToolProfile};
 
 /// Feature names, in the order of [`Features`]. A calibration names the features it was fitted on.
 pub const FEATURES: [&str; 37] = [
@@ -100,12 +100,13 @@ pub(crate) fn features(
     let cover_params = cover(&|id| tool.params.contains(&id));
     let cover_server = cover(&|id| server.terms.contains(&id));
     let cover_any = cover(&|id| tool.mentions(server, &id));
-    let object_cover = if tool.object.is_empty() {
+    let object: &[TermId] = if tool.object_is_service { &[] } else { &tool.object };
+    let object_cover = if object.is_empty() {
         0.0
     } else {
-        tool.object.iter().filter(|t| request.known.contains(t)).count() as f32 / tool.object.len() as f32
+        object.iter().filter(|t| request.known.contains(t)).count() as f32 / object.len() as f32
     };
-    let object_miss = f32::from(u8::from(!tool.object.is_empty() && object_cover == 0.0));
+    let object_miss = f32::from(u8::from(!object.is_empty() && object_cover == 0.0));
     let table = families();
     let agreement = if request.implied_read {
         // A question or noun phrase asks to read: a reading tool fits it, anything else is undecided.

@@ -183,6 +183,8 @@ pub(crate) struct Guard<'a> {
     /// "category" of "to our ZIA url category"), and of what it calls its own ("project" of "on my Neon
     /// project, add a column …"): places that exist.
     places: Vec<TermId>,
+    /// `places`, when every action the request shows acts: a tool that only reads one does not serve it.
+    acted_places: Vec<TermId>,
     /// What its one making action makes, when every action it shows makes something (`create`, or opening
     /// a new thing) and no identifier names it: the head of its object ("issue" of "open a github issue").
     makes_new: Option<TermId>,
@@ -375,6 +377,7 @@ impl<'a> Guard<'a> {
             kinds_apart,
             holders_apart,
             makes_existing,
+            acted_places: if only_acts { places.clone() } else { Vec::new() },
             places,
             makes_new,
             converts_to,
@@ -406,6 +409,7 @@ impl<'a> Guard<'a> {
         }
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
         if (t.object.iter().any(|o| self.acted_object.contains(o))
+            || t.head.is_some_and(|h| self.acted_places.contains(&h))
             || (self.acts_on_one_service && self.named.contains(&server)))
             && !t.actions.is_empty()
             && t.actions.iter().all(reads)
@@ -1098,7 +1102,10 @@ mod tests {
         let row = add(&["w10"], &["invoices", "w11"]);
         assert!(guards(&row, &p, 0, 0));
         assert!(!guards(&row, &p, 1, 0), "create_row makes what is asked");
-        assert!(!guards(&row, &p, 2, 0), "a tool that does not only make is the other rules' to judge");
+        assert!(guards(&row, &p, 2, 0), "get_table only reads the place: it puts nothing there");
+        let mut look = add(&["w10"], &["invoices", "w11"]);
+        look.families = vec![family("get"), family("create")];
+        assert!(!guards(&look, &p, 2, 0), "a request that also reads may read the place");
         // "create a table in the base" makes the table; "add its totals as rows" names no place.
         assert!(!guards(&add(&["w11"], &["base"]), &p, 0, 0));
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));

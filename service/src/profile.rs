@@ -76,8 +76,12 @@ pub(crate) struct ToolProfile {
     /// product's name in capitals (`BookTool`, `RestaurantBookingTool`, `EmailByNylas`): a verb it shows is
     /// what it does, not a word of a product's name.
     pub identifier: bool,
-    /// Terms of its name other than its verb, its server's words and noise: what it acts on.
+    /// Terms of its name other than its verb, its server's words and noise: what it acts on. When nothing
+    /// else follows its verb, its server's own words there (`create_sheet` of Google Sheets: "sheet").
     pub object: Vec<TermId>,
+    /// `object` is only its server's own words: the decision's features, fitted before such objects were
+    /// read, see none.
+    pub object_is_service: bool,
     /// The one thing its name says it acts on (`object_head`): "comment" of `add_issue_comment`, "issue" of
     /// `create_issue_from_template`.
     pub head: Option<TermId>,
@@ -96,6 +100,13 @@ const RUNNABLE: [&str; 14] = [
     "code", "script", "query", "sql", "command", "cmd", "shell", "python", "javascript", "snippet", "program",
     "expression", "statement", "bash",
 ];
+
+/// What a tool's name acts on (`Profiles::name_object`).
+struct NameObject {
+    object: Vec<TermId>,
+    head: Option<TermId>,
+    object_is_service: bool,
+}
 
 impl ToolProfile {
     /// Whether the tool's name, description or parameters, or its server's words, use the term `id`.
@@ -215,20 +226,8 @@ impl Profiles {
             let entity_kinds = crate::entities::in_parameters(param_names);
             let owner = &p.servers[t.server as usize];
             let service: HashSet<TermId> = owner.service.iter().chain(&owner.aliases).copied().collect();
-            let verb_terms: HashSet<String> = name_actions.iter().flat_map(|a| terms(&a.verb)).collect();
-            let names_a_thing = |id: TermId, w: &str| {
-                !service.contains(&id)
-                    && !NOISE.contains(&w)
-                    && !STOP.contains(&w)
-                    && w.len() >= 2
-                    && !w.chars().all(|c| c.is_ascii_digit())
-            };
-            let object_terms: Vec<TermId> = p
-                .intern_all_ordered(&name_words)
-                .into_iter()
-                .filter(|&id| names_a_thing(id, p.term(id)) && !verb_terms.contains(p.term(id)))
-                .collect();
-            let head = object_head(&name_list, name_actions.first(), |w| p.id(w).filter(|&id| names_a_thing(id, w)));
+            let NameObject { object: object_terms, head, object_is_service } =
+                p.name_object(&name_words, &name_list, &name_actions, &service);
             let server_terms = &p.servers[t.server as usize].terms;
             for id in
                 name.iter().chain(&description_terms).chain(&params).chain(server_terms.iter()).collect::<HashSet<_>>()
@@ -276,6 +275,7 @@ impl Profiles {
                 actions,
                 entity_kinds,
                 object: object_terms,
+                object_is_service,
                 head,
                 runs_given: false,
                 converts,
@@ -310,6 +310,46 @@ impl Profiles {
 
     fn intern_all(&mut self, text: &str) -> HashSet<TermId> {
         terms(text).iter().map(|t| self.intern(t)).collect()
+    }
+
+    /// What a tool's name acts on (`name_words` as `split_name` gives them, `list` their words, `actions`
+    /// the actions they show), leaving out the words of its server's service (`service`).
+    fn name_object(
+        &mut self,
+        name_words: &str,
+        list: &[String],
+        actions: &[Action],
+        service: &HashSet<TermId>,
+    ) -> NameObject {
+        let verb_terms: HashSet<String> = actions.iter().flat_map(|a| terms(&a.verb)).collect();
+        let names_a_thing_but_service = |w: &str| {
+            !NOISE.contains(&w) && !STOP.contains(&w) && w.len() >= 2 && !w.chars().all(|c| c.is_ascii_digit())
+        };
+        let names_a_thing = |id: TermId, w: &str| !service.contains(&id) && names_a_thing_but_service(w);
+        let object: Vec<TermId> = self
+            .intern_all_ordered(name_words)
+            .into_iter()
+            .filter(|&id| names_a_thing(id, self.term(id)) && !verb_terms.contains(self.term(id)))
+            .collect();
+        let head = object_head(list, actions.first(), |w| self.id(w).filter(|&id| names_a_thing(id, w)));
+        // The server's own word is what a tool acts on when its name has nothing else after its verb:
+        // `create_sheet` of Google Sheets makes a sheet (`notion_search` names no thing).
+        if object.is_empty()
+            && let Some(first) = actions.first()
+        {
+            let with_service = |id: TermId, w: &str| service.contains(&id) && names_a_thing_but_service(w);
+            let after = list[(first.at + first.len).min(list.len())..].join(" ");
+            let own: Vec<TermId> = self
+                .intern_all_ordered(&after)
+                .into_iter()
+                .filter(|&id| with_service(id, self.term(id)) && !verb_terms.contains(self.term(id)))
+                .collect();
+            if !own.is_empty() {
+                let head = object_head(list, Some(first), |w| self.id(w).filter(|&id| with_service(id, w)));
+                return NameObject { object: own, head, object_is_service: true };
+            }
+        }
+        NameObject { object, head, object_is_service: false }
     }
 
     fn intern_all_ordered(&mut self, text: &str) -> Vec<TermId> {
@@ -507,7 +547,10 @@ fn object_head(name_words: &[String], first: Option<&Action>, keep: impl Fn(&str
 mod tests {
     use std::collections::HashSet;
 
-    use super::{Profiles, alias_names, closest_word, joined_name, name_actions, object_head, ordinary_name};
+    use super::{
+        Profiles, TermId, alias_names, closest_word, families, joined_name, name_actions, object_head, ordinary_name,
+        split_name, words,
+    };
 
     #[test]
     fn the_head_of_a_name_is_the_last_thing_before_a_preposition() {
@@ -549,6 +592,25 @@ mod tests {
         assert_eq!(shows("create_list"), ["create"], "making a list does not list");
         assert_eq!(shows("create_list_in_folder"), ["create"]);
         assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
+    }
+
+    #[test]
+    fn a_name_acts_on_its_server_s_word_only_when_nothing_else_follows_its_verb() {
+        let mut p = Profiles::default();
+        let sheet = p.intern("sheet");
+        let notion = p.intern("notion");
+        let mut object = |name: &str, service: TermId| {
+            let name_words = split_name(name);
+            let list = words(&name_words);
+            let refs: Vec<&str> = list.iter().map(String::as_str).collect();
+            let actions = name_actions(families(), &refs);
+            let o = p.name_object(&name_words, &list, &actions, &HashSet::from([service]));
+            let named = |ids: &[TermId]| ids.iter().map(|&i| p.term(i).to_string()).collect::<Vec<_>>();
+            (named(&o.object), o.head.map(|h| p.term(h).to_string()), o.object_is_service)
+        };
+        assert_eq!(object("create_sheet", sheet), (vec!["sheet".into()], Some("sheet".into()), true));
+        assert_eq!(object("create_row", sheet), (vec!["row".into()], Some("row".into()), false));
+        assert_eq!(object("notion_search", notion), (vec![], None, false), "a prefix names no thing");
     }
 
     #[test]
