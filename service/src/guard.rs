@@ -6,7 +6,9 @@
 //! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
 //!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
 //!   "assign the sentry issue to maya" → `search_issues`; nor, when it names one service and acts on it, by
-//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`.
+//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`; nor
+//!   by one that only reads where it puts things: "append three bullets to notion block 8f3c…" →
+//!   `retrieve_block`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
@@ -66,7 +68,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   ("everything", "monday"); or
 /// - every action the request shows is one that acts (none reads or runs what it is given), and the tool
 ///   only reads what it acts on: the tool's object shares a term with the request's ("rename my notion
-///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`) or the request names
+///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`), the one thing the
+///   tool's name acts on is a place the request puts something into or calls its own (`places`: "append …
+///   to notion *block* 8f3c…" → `retrieve_block`), or the request names
 ///   one service (all the servers it names are of one service), acts on it, and the tool is of it ("upload
 ///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
 ///   Sentry's `get_issue`: two services, and the first verb is not read as one), its name shows
