@@ -76,8 +76,9 @@ pub(crate) struct ToolProfile {
     /// product's name in capitals (`BookTool`, `RestaurantBookingTool`, `EmailByNylas`): a verb it shows is
     /// what it does, not a word of a product's name.
     pub identifier: bool,
-    /// Terms of its name other than its verb, its server's words and noise: what it acts on. When nothing
-    /// else follows its verb, its server's own words there (`create_sheet` of Google Sheets: "sheet").
+    /// Terms of its name other than its verb, its server's words and noise: what it acts on. When its name
+    /// has no other such term, its server's own words after its verb (`create_sheet` of Google Sheets:
+    /// "sheet").
     pub object: Vec<TermId>,
     /// `object` is only its server's own words: the decision's features, fitted before such objects were
     /// read, see none.
@@ -332,8 +333,8 @@ impl Profiles {
             .filter(|&id| names_a_thing(id, self.term(id)) && !verb_terms.contains(self.term(id)))
             .collect();
         let head = object_head(list, actions.first(), |w| self.id(w).filter(|&id| names_a_thing(id, w)));
-        // The server's own word is what a tool acts on when its name has nothing else after its verb:
-        // `create_sheet` of Google Sheets makes a sheet (`notion_search` names no thing).
+        // The server's own word after its verb is what a tool acts on when its name names nothing else:
+        // `create_sheet` of Google Sheets makes a sheet (`notion_search`: a word before the verb names no thing).
         if object.is_empty()
             && let Some(first) = actions.first()
         {
@@ -595,7 +596,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_acts_on_its_server_s_word_only_when_nothing_else_follows_its_verb() {
+    fn a_name_acts_on_its_server_s_word_after_its_verb_only_when_it_names_nothing_else() {
         let mut p = Profiles::default();
         let sheet = p.intern("sheet");
         let notion = p.intern("notion");
