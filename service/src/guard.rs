@@ -21,7 +21,9 @@
 //!   something (delete, cancel, revert) and not what was asked: "disable app connector" →
 //!   `delete_app_connector`.
 //! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it: "open
-//!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`.
+//!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`; nor a
+//!   request that only looks a thing up by a tool that only reads a part of it: "list the open issues" →
+//!   `list_issue_comments`.
 //! - A request only to archive, close, stop, ban or lock a thing, or to change it, is not served by a tool
 //!   that makes that thing: "archive the paddle product" → `create_product`, "close issue 12" →
 //!   `create_issue`, "change the default branch of pipeline mobile-ios" → `create_pipeline`.
@@ -92,7 +94,8 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - every action the request shows acts, its first makes something (the `create` class) or deletes it,
 ///   and the tool (its name shows an action, not `run`, that does not conflict) acts on a part of what the
 ///   request acts on: the last word of the request's object qualifies the tool's, and the one thing the
-///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or
+///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or the
+///   request only looks something up and the tool's name only reads a part of it, likewise; or
 /// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
 ///   archive, close, stop, ban, lock, unlock, log out; or `update`, by a verb that does not also make
 ///   things: `Analysis::updates_ambiguously`), and the tool only makes (its name's actions are all
@@ -610,15 +613,19 @@ impl<'a> Guard<'a> {
 
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
     /// "open a github issue" → `add_issue_comment` (a comment, of an issue), "delete the repository" →
-    /// `delete_repository_webhook`. The tool's object has the last word of what the request acts on (its
-    /// head: "ticket" of "a jira ticket", so `jira_create_issue` is not a part of it), but the one thing its
-    /// name acts on is a word the request never uses; and what the tool does does not conflict with the
-    /// request (a conflict is the other rules' to judge).
+    /// `delete_repository_webhook`; nor a request that only looks a thing up by a tool that only reads a
+    /// part of it ("list the open issues" → `list_issue_comments`). The tool's object has the last word of
+    /// what the request acts on or looks up (its head: "ticket" of "a jira ticket", so `jira_create_issue`
+    /// is not a part of it), but the one thing its name acts on is a word the request never uses; and what
+    /// the tool does does not conflict with the request (a conflict is the other rules' to judge).
     fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
-        self.makes_or_deletes
+        let table = families();
+        let of_the_thing = |object: &[TermId]| object.last().is_some_and(|head| t.object.contains(head));
+        let reads = !t.actions.is_empty() && t.actions.iter().all(|&f| table.class(f) == EffectClass::Read);
+        ((self.makes_or_deletes && of_the_thing(&self.acted_object))
+            || (self.request.looks_up && reads && of_the_thing(&self.looked_up)))
             && t.head.is_some_and(|h| !self.request.known.contains(&h))
-            && self.acted_object.last().is_some_and(|head| t.object.contains(head))
-            && families().agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
+            && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
 }
 
@@ -1087,6 +1094,31 @@ mod tests {
         assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's.
         assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
+    }
+
+    #[test]
+    fn looking_up_a_thing_is_not_done_by_reading_a_part_of_it() {
+        // Terms: 1 github, 10 issue, 11 comment.
+        let mut p =
+            catalog(&[(1, &[(&["list"], &[10, 11], &[]), (&["list"], &[10], &[]), (&["create"], &[10, 11], &[])])]);
+        p.tools[0].head = Some(11); // list_issue_comments
+        p.tools[1].head = Some(10); // list_issues
+        p.tools[2].head = Some(11); // add_issue_comment
+        let look_up = |known: &[TermId], object: &str| {
+            let mut r = request(&["list"], known, &[]);
+            r.looks_up = true;
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // "list the open issues" → list_issue_comments: comments are a part of an issue.
+        assert!(guards(&look_up(&[10], "w10"), &p, 0, 0));
+        assert!(!guards(&look_up(&[10], "w10"), &p, 1, 0), "list_issues reads the thing");
+        // "list the comments on the issue" names the part.
+        assert!(!guards(&look_up(&[10, 11], "w11"), &p, 0, 0));
+        // A request that does not only look up is this rule's only when it makes or deletes.
+        let mut read_and_share = look_up(&[10], "w10");
+        read_and_share.looks_up = false;
+        assert!(!guards(&read_and_share, &p, 0, 0));
     }
 
     #[test]
