@@ -553,10 +553,11 @@ impl<'a> Guard<'a> {
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
+        // A tool that stores does not make the place it stores in ("write text to a file" → `write_file`).
         !self.request.made_words.is_empty()
             && t.head.is_some_and(|h| self.places.contains(&h) && !self.made.contains(&h))
             && !t.object.iter().any(|o| self.made.contains(o))
-            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create && table.name(f) != "store")
     }
 
     /// A request to convert something to a format is not served by a tool that converts from that format to
@@ -620,10 +621,11 @@ impl<'a> Guard<'a> {
     /// the tool does does not conflict with the request (a conflict is the other rules' to judge).
     fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
-        let of_the_thing = |object: &[TermId]| object.last().is_some_and(|head| t.object.contains(head));
         let reads = !t.actions.is_empty() && t.actions.iter().all(|&f| table.class(f) == EffectClass::Read);
-        ((self.makes_or_deletes && of_the_thing(&self.acted_object))
-            || (self.request.looks_up && reads && of_the_thing(&self.looked_up)))
+        // What is looked up is the thing, not what it belongs to ("recent messages of a Slack channel").
+        let looked_up_thing = self.thing.as_ref().filter(|_| self.request.looks_up && reads).map(|thing| thing.head);
+        ((self.makes_or_deletes && self.acted_object.last().is_some_and(|head| t.object.contains(head)))
+            || looked_up_thing.is_some_and(|head| t.object.contains(&head)))
             && t.head.is_some_and(|h| !self.request.known.contains(&h))
             && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
@@ -1115,6 +1117,10 @@ mod tests {
         assert!(!guards(&look_up(&[10], "w10"), &p, 1, 0), "list_issues reads the thing");
         // "list the comments on the issue" names the part.
         assert!(!guards(&look_up(&[10, 11], "w11"), &p, 0, 0));
+        // "read the messages of the issue": what is looked up is the thing before "of", not its owner.
+        let mut of_owner = look_up(&[10, 12], "w12");
+        of_owner.object_words = ["w12", "of", "w10"].map(String::from).to_vec();
+        assert!(!guards(&of_owner, &p, 0, 0));
         // A request that does not only look up is this rule's only when it makes or deletes.
         let mut read_and_share = look_up(&[10], "w10");
         read_and_share.looks_up = false;
@@ -1139,6 +1145,9 @@ mod tests {
         assert!(guards(&row, &p, 0, 0));
         assert!(!guards(&row, &p, 1, 0), "create_row makes what is asked");
         assert!(guards(&row, &p, 2, 0), "get_table only reads the place: it puts nothing there");
+        p.tools[0].actions = vec![family("store")];
+        assert!(!guards(&row, &p, 0, 0), "a tool that stores does not make the place (write_file)");
+        p.tools[0].actions = vec![family("create")];
         let mut look = add(&["w10"], &["invoices", "w11"]);
         look.families = vec![family("get"), family("create")];
         assert!(!guards(&look, &p, 2, 0), "a request that also reads may read the place");
