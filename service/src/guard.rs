@@ -6,9 +6,7 @@
 //! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
 //!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
 //!   "assign the sentry issue to maya" → `search_issues`; nor, when it names one service and acts on it, by
-//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`; nor
-//!   by one that only reads where it puts things: "append three bullets to notion block 8f3c…" →
-//!   `retrieve_block`.
+//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
@@ -70,9 +68,7 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   ("everything", "monday"); or
 /// - every action the request shows is one that acts (none reads or runs what it is given), and the tool
 ///   only reads what it acts on: the tool's object shares a term with the request's ("rename my notion
-///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`), the one thing the
-///   tool's name acts on is a place the request puts something into or calls its own (`places`: "append …
-///   to notion *block* 8f3c…" → `retrieve_block`), or the request names
+///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`) or the request names
 ///   one service (all the servers it names are of one service), acts on it, and the tool is of it ("upload
 ///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
 ///   Sentry's `get_issue`: two services, and the first verb is not read as one), its name shows
@@ -190,8 +186,6 @@ pub(crate) struct Guard<'a> {
     /// "category" of "to our ZIA url category"), and of what it calls its own ("project" of "on my Neon
     /// project, add a column …"): places that exist.
     places: Vec<TermId>,
-    /// `places`, when every action the request shows acts: a tool that only reads one does not serve it.
-    acted_places: Vec<TermId>,
     /// What its one making action makes, when every action it shows makes something (`create`, or opening
     /// a new thing) and no identifier names it: the head of its object ("issue" of "open a github issue").
     makes_new: Option<TermId>,
@@ -384,7 +378,6 @@ impl<'a> Guard<'a> {
             kinds_apart,
             holders_apart,
             makes_existing,
-            acted_places: if only_acts { places.clone() } else { Vec::new() },
             places,
             makes_new,
             converts_to,
@@ -416,7 +409,6 @@ impl<'a> Guard<'a> {
         }
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
         if (t.object.iter().any(|o| self.acted_object.contains(o))
-            || t.head.is_some_and(|h| self.acted_places.contains(&h))
             || (self.acts_on_one_service && self.named.contains(&server)))
             && !t.actions.is_empty()
             && t.actions.iter().all(reads)
@@ -1144,13 +1136,10 @@ mod tests {
         let row = add(&["w10"], &["invoices", "w11"]);
         assert!(guards(&row, &p, 0, 0));
         assert!(!guards(&row, &p, 1, 0), "create_row makes what is asked");
-        assert!(guards(&row, &p, 2, 0), "get_table only reads the place: it puts nothing there");
+        assert!(!guards(&row, &p, 2, 0), "a tool that does not only make is the other rules' to judge");
         p.tools[0].actions = vec![family("store")];
         assert!(!guards(&row, &p, 0, 0), "a tool that stores does not make the place (write_file)");
         p.tools[0].actions = vec![family("create")];
-        let mut look = add(&["w10"], &["invoices", "w11"]);
-        look.families = vec![family("get"), family("create")];
-        assert!(!guards(&look, &p, 2, 0), "a request that also reads may read the place");
         // "create a table in the base" makes the table; "add its totals as rows" names no place.
         assert!(!guards(&add(&["w11"], &["base"]), &p, 0, 0));
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
