@@ -5,7 +5,8 @@
 //!   delete a Todoist project. (A service the catalog never mentions is handled before: `missing_service`.)
 //! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
 //!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
-//!   "assign the sentry issue to maya" → `search_issues`; nor, when it names one service and acts on it, by
+//!   "assign the sentry issue to maya" → `search_issues`, "create an index on users.email" →
+//!   `collection-indexes` (no verb in its name; "Describe the indexes …"); nor, when it names one service and acts on it, by
 //!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
@@ -18,8 +19,9 @@
 //! - A request that asks for nothing irreversible is not served by a tool that only destroys or undoes
 //!   something (delete, cancel, revert) and not what was asked: "disable app connector" →
 //!   `delete_app_connector`.
-//! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it: "open
-//!   a github issue" → `add_issue_comment`, "delete the repository" → `delete_repository_webhook`; nor a
+//! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it, or
+//!   another thing of a word that qualifies it: "open a github issue" → `add_issue_comment`, "delete the
+//!   repository" → `delete_repository_webhook`, "create a discount code" → `create_discount_group`; nor a
 //!   request that only looks a thing up by a tool that only reads a part of it: "list the open issues" →
 //!   `list_issue_comments`.
 //! - A request only to archive, close, stop, ban or lock a thing, or to change it, is not served by a tool
@@ -32,9 +34,10 @@
 //! - A request is not served by a tool that does the opposite of every action it asks (`OPPOSITES`):
 //!   "suspend okta user jdoe" → `unsuspend_user`, "unsubscribe me from the list" → `subscribe`.
 //! - A request to make, send or move a thing into a place it names is not served by a tool that makes the
-//!   place, nor a place it calls its own: "add a row to the Invoices table" → `create_table`, "create a
-//!   section in asana project …" → `create_project`, "post them in our discord channel" →
-//!   `create_text_channel`, "on my Neon project, add a column …" → `create_project`.
+//!   place, nor a place it calls its own, nor a thing a word of the place names: "add a row to the
+//!   Invoices table" → `create_table`, "create a section in asana project …" → `create_project`, "post
+//!   them in our discord channel" → `create_text_channel`, "on my Neon project, add a column …" →
+//!   `create_project`, "add a field to the Tasks table" → Todoist's `add-tasks`.
 //! - A request that acts on or looks up a kind of thing its server tells apart from other kinds is not
 //!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`;
 //!   nor, for a thing of another, by a tool that acts on what holds the thing: "kick off a build of
@@ -73,7 +76,9 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
 ///   Sentry's `get_issue`: two services, and the first verb is not read as one), its name shows
 ///   reading actions only, and its description does not open with another kind ("Reserve tickets …" of
-///   `GetTrainTickets`); or
+///   `GetTrainTickets`) — or its name, an identifier, shows no action and its description opens by
+///   reading, not converting (`collection-indexes`, "Describe the indexes …"; not `docx-to-markdown`:
+///   a converter makes a new document, and a product's name such as `PageInsights` is not read); or
 /// - the request asks for an irreversible action and (a) the tool's name shows only actions that conflict
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
@@ -89,8 +94,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   shows ("disable app connector …" → `delete_app_connector`); or
 /// - every action the request shows acts, its first makes something (the `create` class) or deletes it,
 ///   and the tool (its name shows an action, not `run`, that does not conflict) acts on a part of what the
-///   request acts on: the last word of the request's object qualifies the tool's, and the one thing the
-///   tool's name acts on (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or the
+///   request acts on, or on another thing of it: a word of the request's object that names no service the
+///   request names (`acted_words`: "discount" of "a discount code … in paddle", not "jira" of "a jira
+///   ticket") qualifies the tool's, and the one thing the tool's name acts on (`ToolProfile::head`) is a
+///   word the request never uses (`acts_on_a_part`); or the
 ///   request only looks something up and the tool's name only reads a part of it, likewise; or
 /// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
 ///   archive, close, stop, ban, lock, unlock, log out; or `update`, by a verb that does not also make
@@ -112,7 +119,8 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   add a column …"), and the
 ///   tool (its name shows an action, not `run`) only makes, and makes that place: the one thing its name
 ///   acts on is the place's head and not a word of what is made, and its object shares no term with what
-///   is made (`makes_where_it_goes`); or
+///   is made (`makes_where_it_goes`) — or is another word of where it goes ("tasks" of "to the Tasks
+///   table") while its object has not the place's head; or
 /// - every action the request shows acts, or it only looks something up, and what it names is a kind of
 ///   thing (a head qualified by words: "a ZPA *segment group*"), two or more candidates of `server` act on
 ///   kinds of that head told apart by their qualifiers, and the tool's name acts on that head qualified by
@@ -156,6 +164,10 @@ pub(crate) struct Guard<'a> {
     lookup_asks: Vec<Family>,
     /// Every action it shows acts, and the first makes or deletes what `acted_object` names.
     makes_or_deletes: bool,
+    /// The terms of `acted_object` that are no word of a service of `services.txt` the request names: the
+    /// thing and its qualifiers ("discount", "code" of "a discount code … in paddle"; not "jira" of "a jira
+    /// ticket").
+    acted_words: Vec<TermId>,
     /// Every action it shows ends, closes, locks or changes something that exists (`ENDS`, or `update` by
     /// a verb that only changes), and it names what.
     ends: bool,
@@ -301,6 +313,13 @@ impl<'a> Guard<'a> {
                 .action
                 .as_ref()
                 .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
+        let named_service_terms: Vec<TermId> = request
+            .services
+            .iter()
+            .flat_map(|&service| toolscout_indexer::terms(services.name(service)))
+            .filter_map(|t| profiles.id(&t))
+            .collect();
+        let acted_words = acted_object.iter().copied().filter(|o| !named_service_terms.contains(o)).collect();
         let acts_on_one_service = only_acts
             && request
                 .named_servers
@@ -369,6 +388,7 @@ impl<'a> Guard<'a> {
             looked_apart,
             lookup_asks,
             makes_or_deletes,
+            acted_words,
             ends,
             acts_on_one_service,
             undoing,
@@ -410,9 +430,10 @@ impl<'a> Guard<'a> {
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
         if (t.object.iter().any(|o| self.acted_object.contains(o))
             || (self.acts_on_one_service && self.named.contains(&server)))
-            && !t.actions.is_empty()
-            && t.actions.iter().all(reads)
-            && t.described.is_none_or(|f| reads(&f))
+            && ((!t.actions.is_empty() && t.actions.iter().all(reads) && t.described.is_none_or(|f| reads(&f)))
+                || (t.actions.is_empty()
+                    && t.identifier
+                    && t.described.is_some_and(|f| reads(&f) && table.name(f) != "convert")))
         {
             return true;
         }
@@ -538,7 +559,8 @@ impl<'a> Guard<'a> {
     /// A request that makes, sends or moves a thing into another it names ("add a row to the Invoices
     /// table", "create a section in asana project …", "move item 555 to the 'Done' group"), or another it
     /// calls its own ("on my Neon project, add a column …"), is not served by a tool that only makes that
-    /// other thing (`create_table`, `create_project`, `create_group`): the one
+    /// other thing (`create_table`, `create_project`, `create_group`), nor one that makes what a word of the
+    /// place names and does not name the place ("add a field to the Tasks table" → `add-tasks`): the one
     /// thing the tool's name acts on is the head of the place ("category" of "our url category", not the
     /// "url" of `add_urls_to_category`) but not a word of what is put there, and the tool's object shares
     /// no term with what is put there.
@@ -547,7 +569,11 @@ impl<'a> Guard<'a> {
         // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
         // A tool that stores does not make the place it stores in ("write text to a file" → `write_file`).
         !self.request.made_words.is_empty()
-            && t.head.is_some_and(|h| self.places.contains(&h) && !self.made.contains(&h))
+            && t.head.is_some_and(|h| {
+                !self.made.contains(&h)
+                    && (self.places.contains(&h)
+                        || (self.destination.contains(&h) && !t.object.iter().any(|o| self.places.contains(o))))
+            })
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create && table.name(f) != "store")
     }
@@ -607,16 +633,18 @@ impl<'a> Guard<'a> {
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
     /// "open a github issue" → `add_issue_comment` (a comment, of an issue), "delete the repository" →
     /// `delete_repository_webhook`; nor a request that only looks a thing up by a tool that only reads a
-    /// part of it ("list the open issues" → `list_issue_comments`). The tool's object has the last word of
-    /// what the request acts on or looks up (its head: "ticket" of "a jira ticket", so `jira_create_issue`
-    /// is not a part of it), but the one thing its name acts on is a word the request never uses; and what
-    /// the tool does does not conflict with the request (a conflict is the other rules' to judge).
+    /// part of it ("list the open issues" → `list_issue_comments`). The tool's object has a word of what
+    /// the request makes or deletes, one that names no service the request names (`acted_words`: "ticket"
+    /// of "a jira ticket", so `jira_create_issue` is not a part of it; "discount" of "a discount code", so
+    /// `create_discount_group` is another thing), or the head of what it looks up; but the one thing its
+    /// name acts on is a word the request never uses; and what the tool does does not conflict with the
+    /// request (a conflict is the other rules' to judge).
     fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         let reads = !t.actions.is_empty() && t.actions.iter().all(|&f| table.class(f) == EffectClass::Read);
         // What is looked up is the thing, not what it belongs to ("recent messages of a Slack channel").
         let looked_up_thing = self.thing.as_ref().filter(|_| self.request.looks_up && reads).map(|thing| thing.head);
-        ((self.makes_or_deletes && self.acted_object.last().is_some_and(|head| t.object.contains(head)))
+        ((self.makes_or_deletes && self.acted_words.iter().any(|o| t.object.contains(o)))
             || looked_up_thing.is_some_and(|head| t.object.contains(&head)))
             && t.head.is_some_and(|h| !self.request.known.contains(&h))
             && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
@@ -625,7 +653,8 @@ impl<'a> Guard<'a> {
 
 /// What `object_words` name (`Thing`): the head, the last word before any "of"; the qualifiers, the
 /// catalog's terms of the words before it; the owners, those of the words after the "of". Identifiers the
-/// catalog does not know (terms with a digit: "72058304855015574") and function words are passed over.
+/// catalog does not know (terms with a digit: "72058304855015574"), numbers ("firewall 88": a name, even
+/// when the catalog knows the term) and function words are passed over.
 /// `None` when the head is not a catalog term.
 fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
     let terms = |words: &[String]| -> Vec<String> {
@@ -634,6 +663,7 @@ fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
             .flat_map(|w| toolscout_indexer::terms(w))
             .filter(|t| !STOP.contains(&t.as_str()))
             .filter(|t| profiles.id(t).is_some() || !t.chars().any(|c| c.is_ascii_digit()))
+            .filter(|t| !t.chars().all(|c| c.is_ascii_digit()))
             .collect()
     };
     let of = object_words.iter().position(|w| w == "of").unwrap_or(object_words.len());
@@ -819,6 +849,16 @@ mod tests {
         // A request that reads too, or runs something; a tool whose name shows no action: left to the decision.
         assert!(!guards(&on(&["search", "update"], "w10"), &p, 0, 0));
         assert!(!guards(&on(&["run"], "w10"), &p, 0, 0));
+        assert!(!guards(&rename, &p, 3, 0));
+        // … unless it is an identifier whose description opens by reading: "create an index on users.email"
+        // → `collection-indexes`, "Describe the indexes for a collection". Not a product's name
+        // (`PageInsights`), nor one that converts (`docx-to-markdown`, "Convert a DOCX file to markdown").
+        p.tools[3].described = Some(family("get"));
+        assert!(guards(&rename, &p, 3, 0));
+        p.tools[3].identifier = false;
+        assert!(!guards(&rename, &p, 3, 0));
+        p.tools[3].identifier = true;
+        p.tools[3].described = Some(family("convert"));
         assert!(!guards(&rename, &p, 3, 0));
     }
 
@@ -1048,7 +1088,8 @@ mod tests {
 
     #[test]
     fn making_or_deleting_a_thing_is_not_done_on_a_part_of_it() {
-        // Terms: 1 github, 2 jira, 3 ticket, 10 issue, 11 comment, 12 template, 13 repository, 14 webhook.
+        // Terms: 1 github, 3 ticket, 4 discount, 5 code, 10 issue, 11 comment, 12 template, 13 repository,
+        // 14 webhook, 15 group.
         let mut p = catalog(&[(
             1,
             &[
@@ -1056,12 +1097,15 @@ mod tests {
                 (&["create"], &[10, 12], &[]),
                 (&["delete"], &[13, 14], &[]),
                 (&["close"], &[10], &[]),
+                (&["create"], &[4, 15], &[]),
             ],
         )]);
         p.tools[0].head = Some(11); // add_issue_comment
         p.tools[1].head = Some(10); // create_issue_from_template
         p.tools[2].head = Some(14); // delete_repository_webhook
         p.tools[3].head = Some(11); // close_issue_comment
+        p.tools[4].head = Some(15); // create_discount_group
+        let jira = p.intern("jira");
         let on = |verb: &str, known: &[TermId], object: &str| {
             let action = crate::actions::families().first_action(&[verb]).expect("a verb of the table");
             let mut r = request(&[crate::actions::families().name(action.family)], known, &[]);
@@ -1078,12 +1122,20 @@ mod tests {
         // A request that names the part: "add a comment to the issue", "delete the repository's webhook".
         assert!(!guards(&on("add", &[10, 11], "w11"), &p, 0, 0));
         assert!(!guards(&on("delete", &[13, 14], "w14"), &p, 2, 0));
-        // "create a jira ticket" → jira_create_issue: "jira" qualifies the ticket, it is not what is made.
-        let mut ticket = on("create", &[2, 3], "w2");
-        ticket.object_words = vec!["w2".to_string(), "w3".to_string()];
-        p.tools[1].object = vec![2, 10];
+        // "create a jira ticket" → jira_create_issue: "jira" names the service the ticket is made in, it is
+        // not a thing the tool makes a part of.
+        let mut ticket = on("create", &[jira, 3], "jira");
+        ticket.object_words = vec!["jira".to_string(), "w3".to_string()];
+        ticket.services = crate::services::services().named_in("jira");
+        p.tools[1].object = vec![jira, 10];
         assert!(!guards(&ticket, &p, 1, 0));
         p.tools[1].object = vec![10, 12];
+        // "create a 20% off discount code" → create_discount_group: a group of discounts, not the code; the
+        // tool makes something else of a word that qualifies what is asked.
+        let mut code = on("create", &[4, 5], "w4");
+        code.object_words = vec!["w4".to_string(), "w5".to_string()];
+        assert!(guards(&code, &p, 4, 0));
+        assert!(!guards(&on("create", &[4, 15], "w15"), &p, 4, 0), "a request for the discount group");
         // Neither making nor deleting ("share the issue"): left to the other rules and the decision.
         assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's.
@@ -1145,15 +1197,36 @@ mod tests {
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
         // "add a new lead and a field to the table": a table made too is not a place only.
         assert!(!guards(&add(&["w13", "w11"], &["w11"]), &p, 0, 0));
-        // "on my airtable table, add a row": what the request calls its own exists, a place too.
+        // "on my airtable table, add a row": what the request calls its own exists, a place too. A number
+        // after the place names it, even one the catalog knows ("on my VPS firewall 88, add a rule").
         let mut owned = add(&["w10"], &[]);
         owned.owned_words = vec![vec!["w1".into(), "w11".into()]];
         assert!(guards(&owned, &p, 0, 0));
         assert!(!guards(&owned, &p, 1, 0));
+        p.intern("88");
+        owned.owned_words = vec![vec!["w1".into(), "w11".into(), "88".into()]];
+        assert!(guards(&owned, &p, 0, 0));
         // "create my table": what is made is not a place.
         let mut made_own = add(&["w11"], &[]);
         made_own.owned_words = vec![vec!["w11".into()]];
         assert!(!guards(&made_own, &p, 0, 0));
+        // "add a field to the Tasks table" → add_tasks (Todoist): a word that qualifies the place is not
+        // what is made; a tool that names the place too puts things there (`add_task_to_table`).
+        let (task, todoist) = (14, 2);
+        p.servers.push(ServerProfile { service: vec![todoist], ..Default::default() });
+        for object in [vec![task], vec![task, 11]] {
+            p.tools.push(ToolProfile {
+                actions: vec![family("create")],
+                object,
+                head: Some(task),
+                identifier: true,
+                ..Default::default()
+            });
+        }
+        let field = add(&["w12"], &["the", "w14", "w11"]);
+        assert!(guards(&field, &p, 3, 1));
+        assert!(!guards(&field, &p, 4, 1));
+        assert!(!guards(&add(&["w14"], &["the", "w14", "w11"]), &p, 3, 1), "a request for a task");
     }
 
     #[test]

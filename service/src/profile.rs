@@ -247,10 +247,11 @@ impl Profiles {
                     *p.words.entry(w).or_default() += 1;
                 }
             }
-            // Read only where the guard asks for it (a name that shows reading, or irreversible, actions only):
+            // Read only where the guard asks for it (a name that shows no action, or reading or irreversible
+            // actions only):
             // at start-up, for every tool of the catalog.
             let only = |class: EffectClass| !actions.is_empty() && actions.iter().all(|&f| table.class(f) == class);
-            let described = if only(EffectClass::Read) || only(EffectClass::Irreversible) {
+            let described = if actions.is_empty() || only(EffectClass::Read) || only(EffectClass::Irreversible) {
                 let first_sentence: String = description.split(". ").next().unwrap_or("").chars().take(200).collect();
                 crate::actions::request_actions(table, &first_sentence).first().map(|a| a.family)
             } else {
