@@ -21,7 +21,8 @@
 //!   `delete_app_connector`.
 //! - A request to make or delete a thing is not served by a tool that makes or deletes a part of it, or
 //!   another thing of a word that qualifies it: "open a github issue" → `add_issue_comment`, "delete the
-//!   repository" → `delete_repository_webhook`, "create a discount code" → `create_discount_group`; nor a
+//!   repository" → `delete_repository_webhook`, "create a discount code" → `create_discount_group`, "file a
+//!   linear issue" → `linear_add_comment` (its description says whose comment); nor a
 //!   request that only looks a thing up by a tool that only reads a part of it: "list the open issues" →
 //!   `list_issue_comments`.
 //! - A request only to archive, close, stop, ban or lock a thing, or to change it, is not served by a tool
@@ -485,6 +486,26 @@ impl<'a> Guard<'a> {
         deletes && object_missed
     }
 
+    /// Whether the tool `tool` does what the request asks to the thing it names: its name's actions agree
+    /// with the request's first as the same action (`Agreement::Same`), the one thing its name acts on is
+    /// the head of what the request acts on or looks up, every word its name acts on is a word of the
+    /// request, and every word that qualifies the request's thing is in its name or names its server
+    /// (`create_issue` of GitLab for "open an issue in gitlab project …"; not `zpa_create_server_group` or
+    /// Okta's `create_group` for "create a ZPA segment group", nor `get_alert` for "list current alerts").
+    /// Such a tool is not overshadowed by a barred near miss (`stages::decide`).
+    pub(crate) fn fits(&self, tool: usize, server: usize) -> bool {
+        let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
+        self.thing.as_ref().is_some_and(|thing| {
+            t.head == Some(thing.head)
+                && thing.qualifiers.iter().all(|q| t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q))
+        }) && t.object.iter().all(|o| self.request.known.contains(o))
+            && self
+                .request
+                .action
+                .as_ref()
+                .is_some_and(|a| families().agreement_of_sets(&[a.family], &t.actions) == Agreement::Same)
+    }
+
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
     /// tool's server acts on it by name) is not served by a tool of that server that acts on something the
     /// request never mentions and never mentions that thing: "rename trello card …" → `update_list`. (Not
@@ -636,7 +657,9 @@ impl<'a> Guard<'a> {
     /// part of it ("list the open issues" → `list_issue_comments`). The tool's object has a word of what
     /// the request makes or deletes, one that names no service the request names (`acted_words`: "ticket"
     /// of "a jira ticket", so `jira_create_issue` is not a part of it; "discount" of "a discount code", so
-    /// `create_discount_group` is another thing), or the head of what it looks up; but the one thing its
+    /// `create_discount_group` is another thing) — or its name shows verbs only and its description names
+    /// what the request makes or deletes (`linear_add_comment`, "Add a comment to an issue", for "file a
+    /// linear issue") — or the head of what it looks up; but the one thing its
     /// name acts on is a word the request never uses; and what the tool does does not conflict with the
     /// request (a conflict is the other rules' to judge).
     fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
@@ -644,7 +667,12 @@ impl<'a> Guard<'a> {
         let reads = !t.actions.is_empty() && t.actions.iter().all(|&f| table.class(f) == EffectClass::Read);
         // What is looked up is the thing, not what it belongs to ("recent messages of a Slack channel").
         let looked_up_thing = self.thing.as_ref().filter(|_| self.request.looks_up && reads).map(|thing| thing.head);
-        ((self.makes_or_deletes && self.acted_words.iter().any(|o| t.object.contains(o)))
+        // A name made of verbs only (`linear_add_comment`: adds, comments; its head the noun "comment") names
+        // no object: its description says what the part belongs to ("Add a comment to an issue").
+        let described_part = |head: &TermId| t.object.is_empty() && t.description.contains(head);
+        ((self.makes_or_deletes
+            && (self.acted_words.iter().any(|o| t.object.contains(o))
+                || self.thing.as_ref().is_some_and(|thing| described_part(&thing.head))))
             || looked_up_thing.is_some_and(|head| t.object.contains(&head)))
             && t.head.is_some_and(|h| !self.request.known.contains(&h))
             && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
@@ -1105,6 +1133,13 @@ mod tests {
         p.tools[2].head = Some(14); // delete_repository_webhook
         p.tools[3].head = Some(11); // close_issue_comment
         p.tools[4].head = Some(15); // create_discount_group
+        p.tools.push(ToolProfile {
+            actions: vec![family("create"), family("comment")],
+            head: Some(11),
+            description: set(&[11, 10]),
+            identifier: true,
+            ..Default::default()
+        }); // linear_add_comment, "Add a comment to an issue"
         let jira = p.intern("jira");
         let on = |verb: &str, known: &[TermId], object: &str| {
             let action = crate::actions::families().first_action(&[verb]).expect("a verb of the table");
@@ -1117,6 +1152,12 @@ mod tests {
         let open_issue = on("open", &[1, 10], "w10");
         assert!(guards(&open_issue, &p, 0, 0));
         assert!(!guards(&open_issue, &p, 1, 0), "create_issue_from_template makes an issue");
+        // … and `linear_add_comment`, whose name shows only verbs: its description says it is of an issue.
+        assert!(guards(&open_issue, &p, 5, 0));
+        assert!(!guards(&on("add", &[10, 11], "w11"), &p, 5, 0), "a request for the comment");
+        p.tools[5].description = set(&[11]);
+        assert!(!guards(&open_issue, &p, 5, 0), "a description that never names the issue");
+        p.tools[5].description = set(&[11, 10]);
         // "delete the repository" → delete_repository_webhook.
         assert!(guards(&on("delete", &[13], "w13"), &p, 2, 0));
         // A request that names the part: "add a comment to the issue", "delete the repository's webhook".
@@ -1419,6 +1460,46 @@ mod tests {
         let mut acts = request(&["list", "delete"], &[1, 10, 11], &[]);
         acts.object_words = vec!["w10".to_string()];
         assert!(!guards(&acts, &p, 1, 0));
+    }
+
+    #[test]
+    fn a_tool_fits_when_it_does_what_is_asked_to_the_thing_named() {
+        // Terms: 1 gitlab, 2 zpa, 10 issue, 11 link, 13 segment, 14 group, 15 server.
+        let mut p = catalog(&[
+            (1, &[(&["create"], &[10], &[]), (&["create"], &[10, 11], &[]), (&["update"], &[10], &[])]),
+            (2, &[(&["create"], &[2, 14], &[]), (&["create"], &[14], &[])]),
+        ]);
+        for (tool, head, name) in
+            [(0, 10, &[10][..]), (1, 11, &[10, 11]), (2, 10, &[10]), (3, 14, &[2, 15, 14]), (4, 14, &[14])]
+        {
+            p.tools[tool].head = Some(head);
+            p.tools[tool].name = set(name);
+        }
+        let ask = |verb: &str, known: &[TermId], object: &[&str]| {
+            let action = families().first_action(&[verb]).expect("a verb of the table");
+            let mut r = request(&[families().name(action.family)], known, &[]);
+            r.action = Some(action);
+            r.object_words = object.iter().map(|w| w.to_string()).collect();
+            r
+        };
+        let fits = |r: &Analysis, p: &Profiles, tool: usize, server: usize| {
+            let candidates: Vec<(usize, usize)> = (0..p.tools.len()).map(|t| (t, usize::from(t >= 3))).collect();
+            Guard::new(r, p, &candidates).fits(tool, server)
+        };
+        // "open an issue in gitlab project …" → create_issue; not create_issue_link, not update_issue.
+        let open = ask("open", &[1, 10], &["w10"]);
+        assert!(fits(&open, &p, 0, 0));
+        assert!(!fits(&open, &p, 1, 0), "it makes a link");
+        assert!(!fits(&open, &p, 2, 0), "it changes an issue");
+        // "create a ZPA segment group": a server group is another kind, a bare group names no segment.
+        let group = ask("create", &[2, 13, 14], &["w2", "w13", "w14"]);
+        assert!(!fits(&group, &p, 3, 1));
+        assert!(!fits(&group, &p, 4, 1));
+        p.tools[3].name = set(&[2, 13, 14]);
+        p.tools[3].object = vec![2, 13, 14];
+        assert!(fits(&group, &p, 3, 1), "zpa_create_segment_group; zpa is its server's word");
+        // A request that names no thing has nothing to fit.
+        assert!(!fits(&ask("create", &[10], &[]), &p, 0, 0));
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub(crate) struct Request {
 }
 
 /// Decides over `candidates` arranged in `order`. A request is also not found when its best candidate
-/// the guard does not bar has less than `overshadow` of the confidence of the best one it bars (0: never).
+/// the guard does not bar has less than `overshadow` of the confidence of the best one it bars (0: never),
+/// unless that candidate does what is asked to the thing the request names (`Candidate::fits`).
 pub(crate) fn decide(
     candidates: &[Candidate],
     order: &[usize],
@@ -56,7 +57,11 @@ pub(crate) fn decide(
     // else `best` is its confidence.)
     let most_confident =
         (0..candidates.len()).max_by(|&a, &b| candidates[a].confidence().total_cmp(&candidates[b].confidence()));
-    let overshadowed_by = most_confident.filter(|&c| best < overshadow * candidates[c].confidence());
+    // A tool that does what is asked to the thing the request names is not overshadowed by one barred for
+    // doing something else ("open an issue in gitlab …": `create_issue` beside a barred
+    // `create_issue_link`).
+    let best_fits = candidates.iter().any(|c| c.fits && c.cleared() >= best);
+    let overshadowed_by = most_confident.filter(|&c| !best_fits && best < overshadow * candidates[c].confidence());
     let overshadowed = overshadowed_by.is_some();
     let found = named > 0
         || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign) && !overshadowed);
@@ -177,6 +182,7 @@ mod tests {
             best_pass: 0,
             features: [0.0; crate::FEATURES.len()],
             guarded: vec![guarded],
+            fits: false,
         }
     }
 
@@ -215,6 +221,10 @@ mod tests {
         assert!(decide(&weak, &[0, 1], Request::default(), &decision, 5, 0.0).found, "0 turns it off");
         let close = [candidate(0, 0.9, true), candidate(1, 0.7, false)];
         assert!(decide(&close, &[0, 1], Request::default(), &decision, 5, 0.7).found);
+        // … unless what is left does what is asked to the thing the request names.
+        let mut fitting = weak.clone();
+        fitting[1].fits = true;
+        assert!(decide(&fitting, &[0, 1], Request::default(), &decision, 5, 0.7).found);
         // Nothing barred: the best is its own measure.
         let clear = [candidate(0, 0.9, false), candidate(1, 0.1, false)];
         assert!(decide(&clear, &[0, 1], Request::default(), &decision, 5, 0.7).found);

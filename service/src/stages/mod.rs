@@ -36,6 +36,9 @@ pub struct Candidate {
     pub features: crate::Features,
     /// Per pass: the guard (`guard.rs`) bars it from being delivered for that pass.
     pub guarded: Vec<bool>,
+    /// In a pass where the guard does not bar it, it does what the request asks to the thing the request
+    /// names (`Guard::fits`): a tool the guard bars does not overshadow it.
+    pub fits: bool,
 }
 
 impl Candidate {

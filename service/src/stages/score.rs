@@ -131,8 +131,12 @@ pub(crate) fn score(
             let best_pass =
                 (0..probability.len()).fold(0, |b, pi| if probability[pi] > probability[b] { pi } else { b });
             let features = rows[at.start + best_pass];
-            let guarded = guards.iter().map(|g| g.as_ref().is_some_and(|g| g.bars(t, server))).collect();
-            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features, guarded }
+            let guarded: Vec<bool> = guards.iter().map(|g| g.as_ref().is_some_and(|g| g.bars(t, server))).collect();
+            let fits = guards
+                .iter()
+                .zip(&guarded)
+                .any(|(g, &barred)| !barred && g.as_ref().is_some_and(|g| g.fits(t, server)));
+            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features, guarded, fits }
         })
         .collect()
 }
