@@ -6,8 +6,9 @@
 //! - A request that only acts (every action it shows creates, changes, sends or removes something) is not
 //!   served by a tool that only reads the thing it acts on: "rename my notion page" → `retrieve_page`,
 //!   "assign the sentry issue to maya" → `search_issues`, "create an index on users.email" →
-//!   `collection-indexes` (no verb in its name; "Describe the indexes …"); nor, when it names one service and acts on it, by
-//!   that service's tools that only read: "upload the video to my youtube channel" → `get_transcript`.
+//!   `collection-indexes` (no verb in its name; "Describe the indexes …"); nor, when it names one service
+//!   and acts on it, by that service's tools that only read: "upload the video to my youtube channel" →
+//!   `get_transcript`.
 //! - A request for something that cannot be undone (the `irreversible` families of
 //!   `actions/families.txt`: delete, cancel, revert, pay, refund) is not served by a tool that does
 //!   something else, or the same thing to something else: "void that invoice" → `finalizeInvoice`, "delete
@@ -97,9 +98,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   and the tool (its name shows an action, not `run`, that does not conflict) acts on a part of what the
 ///   request acts on, or on another thing of it: a word of the request's object that names no service the
 ///   request names (`acted_words`: "discount" of "a discount code … in paddle", not "jira" of "a jira
-///   ticket") qualifies the tool's, and the one thing the tool's name acts on (`ToolProfile::head`) is a
-///   word the request never uses (`acts_on_a_part`); or the
-///   request only looks something up and the tool's name only reads a part of it, likewise; or
+///   ticket") qualifies the tool's — or the tool's name shows only verbs and its description names the
+///   head of what the request acts on (`linear_add_comment`) — and the one thing the tool's name acts on
+///   (`ToolProfile::head`) is a word the request never uses (`acts_on_a_part`); or the request only looks
+///   something up and the tool's name only reads a part of it, likewise; or
 /// - every action the request shows changes the state of a thing that exists and makes nothing (`ENDS`:
 ///   archive, close, stop, ban, lock, unlock, log out; or `update`, by a verb that does not also make
 ///   things: `Analysis::updates_ambiguously`), and the tool only makes (its name's actions are all
@@ -659,9 +661,9 @@ impl<'a> Guard<'a> {
     /// of "a jira ticket", so `jira_create_issue` is not a part of it; "discount" of "a discount code", so
     /// `create_discount_group` is another thing) — or its name shows verbs only and its description names
     /// what the request makes or deletes (`linear_add_comment`, "Add a comment to an issue", for "file a
-    /// linear issue") — or the head of what it looks up; but the one thing its
-    /// name acts on is a word the request never uses; and what the tool does does not conflict with the
-    /// request (a conflict is the other rules' to judge).
+    /// linear issue") — or the head of what it looks up; but the one thing its name acts on is a word the
+    /// request never uses; and what the tool does does not conflict with the request (a conflict is the
+    /// other rules' to judge).
     fn acts_on_a_part(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         let reads = !t.actions.is_empty() && t.actions.iter().all(|&f| table.class(f) == EffectClass::Read);
