@@ -116,6 +116,23 @@ fn destination_of(after: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// What a deleting action takes its thing out of (`Analysis::source_words`): given the words after its verb,
+/// the words after the first preposition when that is "from" or "out of", up to a conjunction or another
+/// preposition, four at most ("the Finance-RO group" of "kick 00u77abcD *out of* the Finance-RO group").
+fn source_of(after: &[String]) -> Vec<String> {
+    let Some(at) = (0..after.len()).find(|&i| preposition_at(after, i)) else { return Vec::new() };
+    let start = match after[at].as_str() {
+        "from" => at + 1,
+        "out" => at + 2,
+        _ => return Vec::new(),
+    };
+    (start..after.len())
+        .take_while(|&i| !preposition_at(after, i) && !CONJUNCTIONS.contains(&after[i].as_str()))
+        .take(4)
+        .map(|i| after[i].clone())
+        .collect()
+}
+
 /// Whether `words[i]` is a preposition (`PREPOSITIONS`, or the "out" of "out of": "kick 00u77 *out of* the
 /// group"): not the "to" of "to do" ("my to-do list").
 fn preposition_at(words: &[String], i: usize) -> bool {
@@ -179,6 +196,11 @@ pub(crate) struct Analysis {
     /// "add a row *to* the Invoices table", "asana project 12…" of "create a section called 'QA' *in* asana
     /// project 12…", "our discord channel 4455" of "post them *in* our discord channel 4455".
     pub destination_words: Vec<String>,
+    /// What its deleting actions (`delete`) remove: the words after each such verb, as `object_words`.
+    pub removed_words: Vec<String>,
+    /// Where they remove it from (`source_of`): "the Finance-RO group" of "kick 00u77abcD out of the
+    /// Finance-RO group", "my pinecone index" of "remove records doc-17 and doc-18 from my pinecone index".
+    pub source_words: Vec<String>,
     /// What it calls its own: the words after each "my", "our" or "your", as `object_words` ("neon project"
     /// of "on my Neon project, add a column …"). The thing exists already.
     pub owned_words: Vec<Vec<String>>,
@@ -257,6 +279,10 @@ impl Analysis {
             at.clone().filter(|&i| masked_words.get(i) == raw.get(i)).map(|i| raw[i].clone()).collect()
         };
         let destination_words = making.iter().flat_map(|at| destination_of(&unquoted(at))).collect();
+        let removing: Vec<std::ops::Range<usize>> =
+            all_actions.iter().filter(|a| table.name(a.family) == "delete").map(&after_at).collect();
+        let removed_words = removing.iter().flat_map(|at| object_of(&raw[at.clone()])).collect();
+        let source_words = removing.iter().flat_map(|at| source_of(&unquoted(at))).collect();
         let converts_to = all_actions
             .iter()
             .find(|a| table.name(a.family) == "convert")
@@ -306,6 +332,8 @@ impl Analysis {
             object_words,
             made_words,
             destination_words,
+            removed_words,
+            source_words,
             owned_words,
             converts_to,
             unknown_verb,
@@ -414,6 +442,26 @@ mod tests {
             "moving puts a thing somewhere"
         );
         assert_eq!(read("post them in our discord channel"), (words(&["them"]), words(&["our", "discord", "channel"])));
+    }
+
+    #[test]
+    fn what_is_removed_and_where_from() {
+        let read = |text: &str| {
+            let a = Analysis::new(text, &Profiles::default());
+            (a.removed_words, a.source_words)
+        };
+        let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            read("kick 00u77abcD out of the Finance-RO group (00g9fin) in okta"),
+            (words(&["00u77abcd"]), words(&["the", "finance", "ro", "group"]))
+        );
+        assert_eq!(
+            read("remove records doc-17 and doc-18 from my pinecone index"),
+            (words(&["records", "doc", "17"]), words(&["my", "pinecone", "index"]))
+        );
+        assert_eq!(read("delete the file notes.txt"), (words(&["file", "notes", "txt"]), words(&[])));
+        assert_eq!(read("add a row to the table"), (words(&[]), words(&[])), "making removes nothing");
+        assert_eq!(read("delete the row in the table").1, words(&[]), "\"in\" says where it is, not where from");
     }
 
     #[test]

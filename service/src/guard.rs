@@ -40,6 +40,8 @@
 //!   Invoices table" → `create_table`, "create a section in asana project …" → `create_project`, "post
 //!   them in our discord channel" → `create_text_channel`, "on my Neon project, add a column …" →
 //!   `create_project`, "add a field to the Tasks table" → Todoist's `add-tasks`.
+//! - A request to remove a thing from a place it names is not served by a tool that deletes the place:
+//!   "kick 00u77abcD out of the Finance-RO group" → `delete_group`.
 //! - A request that acts on or looks up a kind of thing its server tells apart from other kinds is not
 //!   served by a tool for another kind: "create a ZPA segment group" → `zpa_create_app_connector_group`;
 //!   nor, for a thing of another, by a tool that acts on what holds the thing: "kick off a build of
@@ -124,6 +126,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   acts on is the place's head and not a word of what is made, and its object shares no term with what
 ///   is made (`makes_where_it_goes`) — or is another word of where it goes ("tasks" of "to the Tasks
 ///   table") while its object has not the place's head; or
+/// - the request removes something and says where from ("kick 00u77abcD *out of* the Finance-RO group":
+///   `Analysis::source_words`), and the tool only deletes, and deletes that place: the one thing its name
+///   acts on is the place's head and not a word of what is removed, and its object shares no term with
+///   what is removed (`deletes_where_it_is`); or
 /// - every action the request shows acts, or it only looks something up, and what it names is a kind of
 ///   thing (a head qualified by words: "a ZPA *segment group*"), two or more candidates of `server` act on
 ///   kinds of that head told apart by their qualifiers, and the tool's name acts on that head qualified by
@@ -184,6 +190,11 @@ pub(crate) struct Guard<'a> {
     made: Vec<TermId>,
     /// Where they put it, as terms (`Analysis::destination_words`).
     destination: Vec<TermId>,
+    /// What its deleting actions remove, as terms (`Analysis::removed_words`).
+    removed: Vec<TermId>,
+    /// The heads of where they remove it from (`thing_of` the source's words: "group" of "out of the
+    /// Finance-RO group").
+    sources: Vec<TermId>,
     /// What it acts on or looks up, when every action it shows acts or it only looks something up
     /// (`thing_of`).
     thing: Option<Thing>,
@@ -338,6 +349,8 @@ impl<'a> Guard<'a> {
             .filter_map(|(_, undone)| table.by_name(undone))
             .collect();
         let converts_to = ids(&request.converts_to);
+        let removed = ids(&request.removed_words);
+        let sources: Vec<TermId> = thing_of(&request.source_words, profiles).map(|p| p.head).into_iter().collect();
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
         let places: Vec<TermId> = std::iter::once(&request.destination_words)
@@ -404,6 +417,8 @@ impl<'a> Guard<'a> {
             places,
             makes_new,
             converts_to,
+            removed,
+            sources,
         }
     }
 
@@ -454,6 +469,7 @@ impl<'a> Guard<'a> {
             || self.looks_up_another_thing(t, server)
             || self.undoes_what_is_asked(t)
             || self.makes_where_it_goes(t)
+            || self.deletes_where_it_is(t)
             || self.another_kind(t, server)
             || self.acts_on_what_holds_it(t, server)
             || self.makes_what_exists(t)
@@ -599,6 +615,18 @@ impl<'a> Guard<'a> {
             })
             && !t.object.iter().any(|o| self.made.contains(o))
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create && table.name(f) != "store")
+    }
+
+    /// A request that removes a thing from another ("kick 00u77abcD out of the Finance-RO group", "remove
+    /// records doc-17 and doc-18 from my pinecone index") is not served by a tool that only deletes that other
+    /// thing (`delete_group`, `delete_index`): the one thing the tool's name acts on is the head of where
+    /// the thing is taken from and not a word of what is removed, and the tool's object shares no term with
+    /// what is removed (`remove_user_from_group` stays).
+    fn deletes_where_it_is(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        t.head.is_some_and(|h| self.sources.contains(&h) && !self.removed.contains(&h))
+            && !t.object.iter().any(|o| self.removed.contains(o))
+            && t.actions.iter().all(|&f| table.name(f) == "delete")
     }
 
     /// A request to convert something to a format is not served by a tool that converts from that format to
@@ -1462,6 +1490,29 @@ mod tests {
         let mut acts = request(&["list", "delete"], &[1, 10, 11], &[]);
         acts.object_words = vec!["w10".to_string()];
         assert!(!guards(&acts, &p, 1, 0));
+    }
+
+    #[test]
+    fn removing_a_thing_from_another_is_not_done_by_deleting_the_other() {
+        // Terms: 1 okta, 10 user, 11 group.
+        let mut p =
+            catalog(&[(1, &[(&["delete"], &[11], &[]), (&["delete"], &[10, 11], &[]), (&["get"], &[11], &[])])]);
+        p.tools[0].head = Some(11); // delete_group
+        p.tools[1].head = Some(10); // remove_user_from_group
+        p.tools[2].head = Some(11); // get_group
+        let remove = |removed: &[&str], source: &[&str]| {
+            let mut r = request(&["delete"], &[1, 10, 11], &[]);
+            r.removed_words = removed.iter().map(|w| w.to_string()).collect();
+            r.source_words = source.iter().map(|w| w.to_string()).collect();
+            r
+        };
+        // "kick 00u77abcD out of the Finance-RO group" → delete_group: the group is where the user is.
+        let kick = remove(&["00u77abcd"], &["the", "w11"]);
+        assert!(guards(&kick, &p, 0, 0));
+        assert!(!guards(&kick, &p, 1, 0), "remove_user_from_group takes the user out");
+        // "delete the group": nothing is taken out of anything; "remove the group from okta": the group.
+        assert!(!guards(&remove(&["w11"], &[]), &p, 0, 0));
+        assert!(!guards(&remove(&["w11"], &["w1"]), &p, 0, 0));
     }
 
     #[test]
