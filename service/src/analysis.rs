@@ -109,7 +109,13 @@ fn destination_of(after: &[String]) -> Vec<String> {
     if !DESTINATIONS.contains(&after[at].as_str()) {
         return Vec::new();
     }
-    (at + 1..after.len())
+    place_from(after, at + 1)
+}
+
+/// The words of a place that starts at `start` of `after`: up to a conjunction or another preposition,
+/// four at most.
+fn place_from(after: &[String], start: usize) -> Vec<String> {
+    (start..after.len())
         .take_while(|&i| !preposition_at(after, i) && !CONJUNCTIONS.contains(&after[i].as_str()))
         .take(4)
         .map(|i| after[i].clone())
@@ -121,16 +127,11 @@ fn destination_of(after: &[String]) -> Vec<String> {
 /// preposition, four at most ("the Finance-RO group" of "kick 00u77abcD *out of* the Finance-RO group").
 fn source_of(after: &[String]) -> Vec<String> {
     let Some(at) = (0..after.len()).find(|&i| preposition_at(after, i)) else { return Vec::new() };
-    let start = match after[at].as_str() {
-        "from" => at + 1,
-        "out" => at + 2,
-        _ => return Vec::new(),
-    };
-    (start..after.len())
-        .take_while(|&i| !preposition_at(after, i) && !CONJUNCTIONS.contains(&after[i].as_str()))
-        .take(4)
-        .map(|i| after[i].clone())
-        .collect()
+    match after[at].as_str() {
+        "from" => place_from(after, at + 1),
+        "out" => place_from(after, at + 2),
+        _ => Vec::new(),
+    }
 }
 
 /// Whether `words[i]` is a preposition (`PREPOSITIONS`, or the "out" of "out of": "kick 00u77 *out of* the
