@@ -297,17 +297,22 @@ impl<'a> Guard<'a> {
         // Every service of the table the request names, as the terms of its name ("Outlook" in "make an
         // outlook rule: … to the Jira folder"): a tool that mentions one of them is about the request.
         let services = crate::services::services();
+        // Per service it names: its name's terms, and those the catalog knows.
+        let named_services: Vec<(usize, Vec<TermId>)> = request
+            .services
+            .iter()
+            .map(|&service| {
+                let terms = toolscout_indexer::terms(services.name(service));
+                (terms.len(), terms.iter().filter_map(|t| profiles.id(t)).collect())
+            })
+            .collect();
         let service_terms = if named.is_empty() {
             Vec::new()
         } else {
-            request
-                .services
+            named_services
                 .iter()
-                .filter_map(|&service| {
-                    let terms = toolscout_indexer::terms(services.name(service));
-                    let ids: Vec<TermId> = terms.iter().filter_map(|t| profiles.id(t)).collect();
-                    (!ids.is_empty() && ids.len() == terms.len()).then_some(ids)
-                })
+                .filter(|(len, ids)| !ids.is_empty() && ids.len() == *len)
+                .map(|(_, ids)| ids.clone())
                 .collect()
         };
         let mut distinguished: Vec<(usize, TermId)> = Vec::new();
@@ -327,13 +332,8 @@ impl<'a> Guard<'a> {
                 .action
                 .as_ref()
                 .is_some_and(|a| table.class(a.family) == EffectClass::Create || table.name(a.family) == "delete");
-        let named_service_terms: Vec<TermId> = request
-            .services
-            .iter()
-            .flat_map(|&service| toolscout_indexer::terms(services.name(service)))
-            .filter_map(|t| profiles.id(&t))
-            .collect();
-        let acted_words = acted_object.iter().copied().filter(|o| !named_service_terms.contains(o)).collect();
+        let acted_words =
+            acted_object.iter().copied().filter(|o| !named_services.iter().any(|(_, ids)| ids.contains(o))).collect();
         let acts_on_one_service = only_acts
             && request
                 .named_servers
