@@ -233,6 +233,10 @@ mod tests {
         assert_eq!(names("order a pizza from Domino's"), ["Domino's"]);
         assert_eq!(names("book a room on booking.com"), ["Booking.com"]);
         assert_eq!(names("post it on LinkedIn and tweet it"), ["LinkedIn", "Twitter"]);
+        // A service's package for another: both are named, so a catalog that has Helm serves the request.
+        let mut both = names("install the prometheus helm chart in ns monitoring");
+        both.sort_unstable();
+        assert_eq!(both, ["Helm", "Prometheus"]);
         // Everyday words are not services.
         assert!(names("zoom in on the map and draw a box around the square").is_empty());
         assert!(names("send a message to the team on monday").is_empty());
