@@ -52,6 +52,9 @@
 //!   word .docx" → `docx-to-markdown`.
 //! - A request that only makes a new thing is not served by a tool that only changes that thing: "open a
 //!   github issue" → `update_issue`.
+//! - A request that does one thing to a kind of thing another candidate does it to by name is not served
+//!   by a tool that does it to something the request never names: "create a merge request on GitLab" →
+//!   GitLab's `create_repository` (GitHub's `create_pull_request` tells requests apart).
 //!
 //! A barred tool can still be offered as `closest`. The decision's model sees these signals too
 //! (`other_service_named`, `action_conflict`, `object_miss`), but only as some among many, fitted for
@@ -217,6 +220,10 @@ pub(crate) struct Guard<'a> {
     makes_new: Option<TermId>,
     /// What it converts to, as terms (`Analysis::converts_to`).
     converts_to: Vec<TermId>,
+    /// It only acts, by one action, and a candidate tool of any server does that action to the thing's
+    /// head by name (GitHub's `create_pull_request` for "create a merge request on GitLab"): the catalog
+    /// tells that kind of thing apart.
+    kind_done: bool,
 }
 
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
@@ -228,6 +235,10 @@ struct Thing {
     /// The catalog's terms of the words after "of": what it belongs to ("pipelin", "web").
     owners: Vec<TermId>,
 }
+
+/// Heads of tools that act on things of any kind (`batch_create_objects` makes contacts, `create_record` a
+/// lead, `PlayMedia` plays songs): never another kind than the request's.
+const ANY_THING: [&str; 8] = ["object", "item", "record", "entry", "resource", "entity", "media", "content"];
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
 /// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
@@ -360,6 +371,14 @@ impl<'a> Guard<'a> {
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
+        let kind_done = only_acts
+            && request.families.len() == 1
+            && thing.as_ref().is_some_and(|thing| {
+                candidates.iter().any(|&(tool, _)| {
+                    let t = &profiles.tools[tool];
+                    t.head == Some(thing.head) && t.actions == request.families
+                })
+            });
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -419,6 +438,7 @@ impl<'a> Guard<'a> {
             converts_to,
             removed,
             sources,
+            kind_done,
         }
     }
 
@@ -473,6 +493,7 @@ impl<'a> Guard<'a> {
             || self.another_kind(t, server)
             || self.acts_on_what_holds_it(t, server)
             || self.makes_what_exists(t)
+            || self.does_it_to_another_kind(t)
             || self.changes_what_is_made(t)
         {
             return true;
@@ -650,6 +671,22 @@ impl<'a> Guard<'a> {
             && self.kinds_apart.contains(&server)
             && t.object.iter().any(|&o| o != thing.head && !self.request.known.contains(&o))
             && thing.qualifiers.iter().any(|q| !t.name.contains(q) && !t.description.contains(q))
+    }
+
+    /// A request that does one thing to a kind of thing the catalog tells apart (`Guard::kind_done`) is
+    /// not served by a tool that does the same to something the request never names, and whose name and
+    /// description never name the request's thing: "create a merge request on GitLab" → GitLab's
+    /// `create_repository`. (Its server need not tell the thing apart, as `acts_on_another_thing` asks: a
+    /// server that lacks the thing says nothing of it.) A tool for things of any kind (`ANY_THING`:
+    /// `batch_create_objects` for "create three contacts") is not of another kind.
+    fn does_it_to_another_kind(&self, t: &crate::profile::ToolProfile) -> bool {
+        let Some(thing) = &self.thing else { return false };
+        self.kind_done
+            && t.actions == self.request.families
+            && t.head.is_some_and(|h| h != thing.head && !self.profiles.is_one_of(h, &ANY_THING))
+            && !t.object.iter().any(|o| self.request.known.contains(o))
+            && !t.name.contains(&thing.head)
+            && !t.description.contains(&thing.head)
     }
 
     /// A request that acts on or looks up a thing of another ("a build *of* pipeline web-frontend") that its
@@ -1050,6 +1087,42 @@ mod tests {
         // A tool that mentions the qualifier (its description: "… of segments") may serve it.
         p.tools[0].description = set(&[11]);
         assert!(!bars(&p, &r, &[0, 1], 0));
+    }
+
+    #[test]
+    fn doing_one_thing_to_a_kind_the_catalog_tells_apart_is_not_done_to_another_kind() {
+        // Terms: 1 gitlab, 2 github, 10 request (a merge or pull request), 12 repository.
+        let mut p = catalog(&[(1, &[(&["create"], &[12], &[])]), (2, &[(&["create"], &[10], &[])])]);
+        p.tools[0].head = Some(12);
+        p.tools[1].head = Some(10);
+        let any = p.intern("object");
+        let mut r = request(&["create"], &[1, 10], &[]);
+        r.object_words = vec!["w10".to_string()];
+        r.action = Some(crate::actions::Action { family: family("create"), verb: "create".into(), at: 0, len: 1 });
+        let bars = |p: &Profiles, r: &Analysis, candidates: &[(usize, usize)], tool: usize, server: usize| {
+            Guard::new(r, p, candidates).bars(tool, server)
+        };
+        let both = [(0, 0), (1, 1)];
+        // "create a merge request on GitLab" → GitLab's create_repository: GitHub's create_pull_request shows
+        // requests are a kind of their own, though GitLab has no tool for them.
+        assert!(bars(&p, &r, &both, 0, 0));
+        assert!(!bars(&p, &r, &both, 1, 1), "create_pull_request: the thing asked");
+        // Only a candidate is evidence.
+        assert!(!bars(&p, &r, &[(0, 0)], 0, 0));
+        // A request that does two things is left to the decision.
+        let mut two = r.clone();
+        two.families.push(family("search"));
+        assert!(!bars(&p, &two, &both, 0, 0));
+        // A tool that mentions the thing, or acts on a word the request uses, or on things of any kind
+        // (`ANY_THING`), may serve it.
+        p.tools[0].description = set(&[10]);
+        assert!(!bars(&p, &r, &both, 0, 0));
+        p.tools[0].description = set(&[]);
+        p.tools[0].object = vec![1, 12];
+        assert!(!bars(&p, &r, &both, 0, 0));
+        p.tools[0].object = vec![any];
+        p.tools[0].head = Some(any);
+        assert!(!bars(&p, &r, &both, 0, 0));
     }
 
     #[test]
