@@ -222,8 +222,8 @@ pub(crate) struct Guard<'a> {
     converts_to: Vec<TermId>,
     /// It only acts, by one action, and a candidate tool of any server does that action to the thing's
     /// head by name (GitHub's `create_pull_request` for "create a merge request on GitLab"): the catalog
-    /// tells that kind of thing apart.
-    kind_done: bool,
+    /// tells that kind of thing apart. Then the terms of `ANY_THING`, else nothing.
+    kind_done: Option<Vec<TermId>>,
 }
 
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
@@ -371,14 +371,15 @@ impl<'a> Guard<'a> {
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
-        let kind_done = only_acts
+        let kind_done = (only_acts
             && request.families.len() == 1
             && thing.as_ref().is_some_and(|thing| {
                 candidates.iter().any(|&(tool, _)| {
                     let t = &profiles.tools[tool];
                     t.head == Some(thing.head) && t.actions == request.families
                 })
-            });
+            }))
+        .then(|| ids(&ANY_THING.map(String::from)));
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -681,9 +682,9 @@ impl<'a> Guard<'a> {
     /// `batch_create_objects` for "create three contacts") is not of another kind.
     fn does_it_to_another_kind(&self, t: &crate::profile::ToolProfile) -> bool {
         let Some(thing) = &self.thing else { return false };
-        self.kind_done
-            && t.actions == self.request.families
-            && t.head.is_some_and(|h| h != thing.head && !self.profiles.is_one_of(h, &ANY_THING))
+        let Some(any_thing) = &self.kind_done else { return false };
+        t.actions == self.request.families
+            && t.head.is_some_and(|h| h != thing.head && !any_thing.contains(&h))
             && !t.object.iter().any(|o| self.request.known.contains(o))
             && !t.name.contains(&thing.head)
             && !t.description.contains(&thing.head)

@@ -364,11 +364,6 @@ impl Profiles {
         self.texts.get(id as usize).map(String::as_str).unwrap_or("")
     }
 
-    /// Whether the term `id` is the term of one of `words` (plain words, stemmed here).
-    pub(crate) fn is_one_of(&self, id: TermId, words: &[&str]) -> bool {
-        words.iter().any(|w| toolscout_indexer::terms(w).first().is_some_and(|t| self.id(t) == Some(id)))
-    }
-
     /// The id of a term, when the catalog has it.
     pub(crate) fn id(&self, term: &str) -> Option<TermId> {
         self.vocab.get(term).copied()
