@@ -144,6 +144,10 @@ use crate::profile::{Profiles, STOP, TermId};
 /// - what the request makes is named by an identifier the catalog does not know ("add user 00u8k2j3HqZ to
 ///   …"), and the tool only makes that thing, and its object has no word of where the request puts it
 ///   (`makes_what_exists`); or
+/// - the request does one action, every action it shows acts, a candidate tool of any server does that
+///   action to the head of what it acts on by name, and the tool does the same action to something whose
+///   words the request never uses, its name and description never name that head, and its name's thing
+///   is not one of any kind (`ANY_THING`) (`does_it_to_another_kind`); or
 /// - the request converts something to a format, and the tool's name converts from a word of that format
 ///   to something the request does not name (`converts_the_other_way`); or
 /// - every action the request shows makes something (`create`, or opening a new thing: "open *a* github
@@ -222,8 +226,10 @@ pub(crate) struct Guard<'a> {
     converts_to: Vec<TermId>,
     /// It only acts, by one action, and a candidate tool of any server does that action to the thing's
     /// head by name (GitHub's `create_pull_request` for "create a merge request on GitLab"): the catalog
-    /// tells that kind of thing apart. Then the terms of `ANY_THING`, else nothing.
-    kind_done: Option<Vec<TermId>>,
+    /// tells that kind of thing apart.
+    kind_done: bool,
+    /// The terms of `ANY_THING`, read when `kind_done` (else empty).
+    any_thing: Vec<TermId>,
 }
 
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
@@ -371,15 +377,15 @@ impl<'a> Guard<'a> {
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
-        let kind_done = (only_acts
+        let kind_done = only_acts
             && request.families.len() == 1
             && thing.as_ref().is_some_and(|thing| {
                 candidates.iter().any(|&(tool, _)| {
                     let t = &profiles.tools[tool];
                     t.head == Some(thing.head) && t.actions == request.families
                 })
-            }))
-        .then(|| ids(&ANY_THING.map(String::from)));
+            });
+        let any_thing = if kind_done { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -440,6 +446,7 @@ impl<'a> Guard<'a> {
             removed,
             sources,
             kind_done,
+            any_thing,
         }
     }
 
@@ -682,9 +689,9 @@ impl<'a> Guard<'a> {
     /// `batch_create_objects` for "create three contacts") is not of another kind.
     fn does_it_to_another_kind(&self, t: &crate::profile::ToolProfile) -> bool {
         let Some(thing) = &self.thing else { return false };
-        let Some(any_thing) = &self.kind_done else { return false };
-        t.actions == self.request.families
-            && t.head.is_some_and(|h| h != thing.head && !any_thing.contains(&h))
+        self.kind_done
+            && t.actions == self.request.families
+            && t.head.is_some_and(|h| h != thing.head && !self.any_thing.contains(&h))
             && !t.object.iter().any(|o| self.request.known.contains(o))
             && !t.name.contains(&thing.head)
             && !t.description.contains(&thing.head)
