@@ -534,23 +534,27 @@ impl<'a> Guard<'a> {
     }
 
     /// Whether the tool `tool` does what the request asks to the thing it names: its name's actions agree
-    /// with the request's first as the same action (`Agreement::Same`), the one thing its name acts on is
+    /// with the request's first as the same action (`Agreement::Same`), or without conflict when that one
+    /// acts ("kick off a build of …" → `create_build`; a read is not: "list current alerts" is not served
+    /// by `get_alert`), the one thing its name acts on is
     /// the head of what the request acts on or looks up, every word its name acts on is a word of the
     /// request, and every word that qualifies the request's thing is in its name or names its server
     /// (`create_issue` of GitLab for "open an issue in gitlab project …"; not `zpa_create_server_group` or
-    /// Okta's `create_group` for "create a ZPA segment group", nor `get_alert` for "list current alerts").
-    /// Such a tool is not overshadowed by a barred near miss (`stages::decide`).
+    /// Okta's `create_group` for "create a ZPA segment group"). Such a tool is not overshadowed by a barred near miss (`stages::decide`).
     pub(crate) fn fits(&self, tool: usize, server: usize) -> bool {
         let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
         self.thing.as_ref().is_some_and(|thing| {
             t.head == Some(thing.head)
                 && thing.qualifiers.iter().all(|q| t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q))
         }) && t.object.iter().all(|o| self.request.known.contains(o))
-            && self
-                .request
-                .action
-                .as_ref()
-                .is_some_and(|a| families().agreement_of_sets(&[a.family], &t.actions) == Agreement::Same)
+            && self.request.action.as_ref().is_some_and(|a| {
+                let table = families();
+                match table.agreement_of_sets(&[a.family], &t.actions) {
+                    Agreement::Same => true,
+                    Agreement::Compatible => table.class(a.family) != EffectClass::Read,
+                    _ => false,
+                }
+            })
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
@@ -1634,6 +1638,11 @@ mod tests {
         assert!(fits(&group, &p, 3, 1), "zpa_create_segment_group; zpa is its server's word");
         // A request that names no thing has nothing to fit.
         assert!(!fits(&ask("create", &[10], &[]), &p, 0, 0));
+        // An action compatible with the request's fits when the request acts ("kick off a build of …" →
+        // create_build), not when it only reads ("list current alerts" → get_alert: one alert).
+        assert!(fits(&ask("start", &[1, 10], &["w10"]), &p, 0, 0));
+        p.tools[2].actions = vec![family("get")];
+        assert!(!fits(&ask("list", &[1, 10], &["w10"]), &p, 2, 0));
     }
 
     #[test]
