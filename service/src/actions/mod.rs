@@ -386,7 +386,8 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
     let mut before = ' ';
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map_or(' ', |&(_, n)| n);
-        let inside = ['.', ',', ':'].contains(&c) && next.is_alphanumeric() && i > 0;
+        // Nor does the colon of an address's scheme ("https://…"), which would leave "https" as a word.
+        let inside = (['.', ',', ':'].contains(&c) && next.is_alphanumeric() && i > 0) || (c == ':' && next == '/');
         let dash =
             ['\u{2014}', '\u{2013}'].contains(&c) || (c == '-' && before.is_whitespace() && next.is_whitespace());
         if ([';', '!', '?', '\n', '(', ')', '.', ',', ':'].contains(&c) && !inside) || dash || c == '|' {
@@ -574,6 +575,8 @@ mod tests {
         check("Notion | Delete a block", &["delete"]);
         check("upsert these records into the index", &["store"]);
         check("write the result to out.txt", &["store"]);
+        // An address's scheme is no word of the request, and its colon ends no clause.
+        assert_eq!(request_words("fetch the text of https://www.rust-lang.org/learn"), ["fetch", "the", "text", "of"]);
     }
 
     #[test]
