@@ -50,26 +50,62 @@ fn object_of(after: &[String]) -> Vec<String> {
     out
 }
 
-/// The servers of `named` that `words` (a request's words, as `request_words` gives them) name in the
-/// clause of an action other than reading, each with that action's family (once per pair).
-fn acted_on(named: &[usize], actions: &[Action], words: &[String], profiles: &Profiles) -> Vec<(usize, Family)> {
-    let table = families();
+/// Whether `word` names the server `n` (a word of its service or one of its aliases).
+fn names_server(word: &str, n: usize, profiles: &Profiles) -> bool {
+    let server = &profiles.servers[n];
+    terms(word)
+        .iter()
+        .filter_map(|t| profiles.id(t))
+        .any(|id| server.service.contains(&id) || server.aliases.contains(&id))
+}
+
+/// The servers of `named` that `words` (a request's words, as `request_words` gives them) name, each with
+/// the family of the action in whose clause they are named (once per pair). The clause of an action runs
+/// from its verb to the next verb; words before the first verb are the first verb's.
+fn named_in_clauses(
+    named: &[usize],
+    actions: &[Action],
+    words: &[String],
+    profiles: &Profiles,
+) -> Vec<(usize, Family)> {
     let Some(first) = actions.first() else { return Vec::new() };
     let mut out = Vec::new();
     for &n in named {
-        let server = &profiles.servers[n];
         for (i, w) in words.iter().enumerate() {
-            let names = terms(w)
-                .iter()
-                .filter_map(|t| profiles.id(t))
-                .any(|id| server.service.contains(&id) || server.aliases.contains(&id));
             let action = actions.iter().rev().find(|a| a.at <= i).unwrap_or(first);
-            if names && table.class(action.family) != EffectClass::Read && !out.contains(&(n, action.family)) {
+            if names_server(w, n, profiles) && !out.contains(&(n, action.family)) {
                 out.push((n, action.family));
             }
         }
     }
     out
+}
+
+/// The servers of `named` that `words` name in the clause of an action other than reading, each with that
+/// action's family (once per pair).
+fn acted_on(named: &[usize], actions: &[Action], words: &[String], profiles: &Profiles) -> Vec<(usize, Family)> {
+    let table = families();
+    let mut out = named_in_clauses(named, actions, words, profiles);
+    out.retain(|&(_, f)| table.class(f) != EffectClass::Read);
+    out
+}
+
+/// The servers of `named` that `words` name in the clause of a reading action ("*look up* Acme Corp in
+/// hubspot and open a linear issue": HubSpot), or before the first verb, where a verb the table does not
+/// know may read them ("*take* sentry issue WEB-3K2 and open a github issue").
+fn read_from(named: &[usize], actions: &[Action], words: &[String], profiles: &Profiles) -> Vec<usize> {
+    let table = families();
+    let before_first = actions.first().map_or(0, |a| a.at);
+    named
+        .iter()
+        .copied()
+        .filter(|&n| {
+            words.iter().take(before_first).any(|w| names_server(w, n, profiles))
+                || named_in_clauses(&[n], actions, words, profiles)
+                    .iter()
+                    .any(|&(_, f)| table.class(f) == EffectClass::Read)
+        })
+        .collect()
 }
 
 /// Families that only look something up: a request made of these alone reads.
@@ -215,6 +251,8 @@ pub(crate) struct Analysis {
     /// from *snowflake* and chart it"). The clause of an action runs from its verb to the next verb; words
     /// before the first verb are the first verb's.
     pub acted_on: Vec<(usize, Family)>,
+    /// Those of `named_servers` it names in the clause of a reading action (`read_from`).
+    pub read_from: Vec<usize>,
     /// The services of `services.txt` it names, connected or not.
     pub services: Vec<crate::services::Service>,
     /// The kinds of entity it mentions (`entities.rs`).
@@ -315,6 +353,7 @@ impl Analysis {
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
         let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
+        let read_from = read_from(&named_servers, &all_actions, &raw, profiles);
         let table = crate::services::services();
         let services = table.named_in(text);
         let missing_services = if services.iter().any(|&s| profiles.mentioned.contains(s)) {
@@ -340,6 +379,7 @@ impl Analysis {
             unknown_verb,
             named_servers,
             acted_on,
+            read_from,
             services,
             entity_kinds,
             missing_services,
@@ -527,5 +567,9 @@ mod tests {
         );
         assert_eq!(acted("in gitlab, close issue 4"), [(1, "close")], "before the first verb: the first verb's");
         assert!(acted("what is in snowflake").is_empty(), "no action: nothing acted on");
+        let read = |text: &str| read_from(&[0, 1, 2], &request_actions(families(), text), &request_words(text), &p);
+        assert_eq!(read("pull the details of sentry issue 991 and open a gitlab issue"), [2]);
+        assert_eq!(read("take sentry issue WEB-3K2 and open a gitlab issue"), [2], "before the first verb: maybe read");
+        assert!(read("approve and merge the gitlab merge request").is_empty());
     }
 }

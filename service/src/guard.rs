@@ -81,7 +81,11 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   *page*" → `retrieve_page`, not "make a deck using Wikipedia" → `search_wikipedia`) or the request names
 ///   one service (all the servers it names are of one service), acts on it, and the tool is of it ("upload
 ///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
-///   Sentry's `get_issue`: two services, and the first verb is not read as one), its name shows
+///   Sentry's `get_issue`: two services, and the first verb is not read as one), or the request names
+///   the tool's server only in the clauses of actions that act, none that reads or runs, and shows no
+///   verb the table does not know ("grab the failure logs and file a jira bug" → Jira's
+///   `jira_get_project_versions`; `Guard::reads_where_it_acts`: such a bar does not overshadow), its
+///   name shows
 ///   reading actions only, and its description does not open with another kind ("Reserve tickets …" of
 ///   `GetTrainTickets`) — or its name, an identifier, shows no action and its description opens by
 ///   reading, not converting (`collection-indexes`, "Describe the indexes …"; not `docx-to-markdown`:
@@ -190,6 +194,11 @@ pub(crate) struct Guard<'a> {
     /// Every action it shows acts, and every server it names is of one service: the servers of `named` are
     /// all it acts on.
     acts_on_one_service: bool,
+    /// The servers of `named` it names only where it acts (`Analysis::acted_on`), never where it reads
+    /// (`Analysis::read_from`) or runs something, when it shows no verb the table does not know: "grab the
+    /// failure logs and file a jira bug" asks nothing of Jira but to make a bug ("take sentry issue … and
+    /// open a github issue" may read Sentry: "take" is not known).
+    only_acted_on: Vec<usize>,
     /// The families that undo an action it asks (`OPPOSITES`).
     undoing: Vec<Family>,
     /// What its actions that make, send or move something make, send or move, as terms
@@ -356,6 +365,17 @@ impl<'a> Guard<'a> {
                 .named_servers
                 .iter()
                 .all(|&n| profiles.servers[n].service == profiles.servers[request.named_servers[0]].service);
+        let only_acted_on = named
+            .iter()
+            .copied()
+            .filter(|n| {
+                let asked = || request.acted_on.iter().filter(|(m, _)| m == n).map(|&(_, f)| f);
+                !request.unknown_verb
+                    && asked().next().is_some()
+                    && asked().all(|f| table.name(f) != "run")
+                    && !request.read_from.contains(n)
+            })
+            .collect();
         let ends = !acted_object.is_empty()
             && !request.updates_ambiguously
             && request.families.iter().all(|&f| ENDS.contains(&table.name(f)) || table.name(f) == "update");
@@ -433,6 +453,7 @@ impl<'a> Guard<'a> {
             acted_words,
             ends,
             acts_on_one_service,
+            only_acted_on,
             undoing,
             made,
             destination,
@@ -452,6 +473,32 @@ impl<'a> Guard<'a> {
 
     /// Whether the tool `tool` of the server `server` must not be delivered.
     pub(crate) fn bars(&self, tool: usize, server: usize) -> bool {
+        self.bars_as_a_near_miss(tool, server) || self.reads_where_it_acts(tool, server)
+    }
+
+    /// Whether the tool only reads a server the request names only where it acts, in a request that also
+    /// reads or runs (`only_acted_on`): "find arxiv papers on LoRA and save a note … in my obsidian vault"
+    /// is not served by Obsidian's `search-vault`. The tool may still look like the request's other part,
+    /// so such a bar does not make it a near miss that overshadows the rest (`bars_as_a_near_miss`).
+    pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
+        self.only_acted_on.contains(&server) && self.only_reads(&self.profiles.tools[tool])
+    }
+
+    /// Whether the tool's name shows reading actions only, and its description does not open with another
+    /// kind — or its name, an identifier, shows no action and its description opens by reading, not
+    /// converting.
+    fn only_reads(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        let reads = |f: &Family| table.class(*f) == EffectClass::Read;
+        (!t.actions.is_empty() && t.actions.iter().all(reads) && t.described.is_none_or(|f| reads(&f)))
+            || (t.actions.is_empty()
+                && t.identifier
+                && t.described.is_some_and(|f| reads(&f) && table.name(f) != "convert"))
+    }
+
+    /// Whether the tool must not be delivered by a rule that marks it as the near miss of what is asked:
+    /// every rule of `bars` but `reads_where_it_acts`.
+    pub(crate) fn bars_as_a_near_miss(&self, tool: usize, server: usize) -> bool {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
         // A tool that does something else than what is asked of the named service may serve the request's
@@ -473,13 +520,9 @@ impl<'a> Guard<'a> {
                 return true;
             }
         }
-        let reads = |f: &Family| table.class(*f) == EffectClass::Read;
         if (t.object.iter().any(|o| self.acted_object.contains(o))
             || (self.acts_on_one_service && self.named.contains(&server)))
-            && ((!t.actions.is_empty() && t.actions.iter().all(reads) && t.described.is_none_or(|f| reads(&f)))
-                || (t.actions.is_empty()
-                    && t.identifier
-                    && t.described.is_some_and(|f| reads(&f) && table.name(f) != "convert")))
+            && self.only_reads(t)
         {
             return true;
         }
@@ -887,6 +930,29 @@ mod tests {
     }
 
     #[test]
+    fn a_service_named_only_where_the_request_acts_is_not_served_by_its_reading_tools() {
+        // "grab the failure logs from circleci and file a jira bug": terms 1 circleci, 2 jira, 12 log,
+        // 13 version, 14 bug.
+        let p = catalog(&[(1, &[(&["get"], &[12], &[])]), (2, &[(&["get"], &[13], &[]), (&["create"], &[14], &[])])]);
+        let mut r = request(&["get", "create"], &[1, 2, 12, 14], &[0, 1]);
+        r.acted_on = vec![(1, family("create"))];
+        r.read_from = vec![0];
+        let pairs = [(0, 0), (1, 1), (2, 1)];
+        let g = Guard::new(&r, &p, &pairs);
+        assert!(g.bars(1, 1), "Jira's reading tool: Jira is only acted on");
+        assert!(g.reads_where_it_acts(1, 1) && !g.bars_as_a_near_miss(1, 1), "barred, but no near miss");
+        assert!(!g.bars(2, 1), "Jira's tool that makes the bug");
+        assert!(!g.bars(0, 0), "CircleCI is read");
+        // Jira read too, or a verb the table does not know before it: left to the decision.
+        let mut read_too = r.clone();
+        read_too.read_from.push(1);
+        assert!(!Guard::new(&read_too, &p, &pairs).bars(1, 1));
+        let mut unknown = r.clone();
+        unknown.unknown_verb = true;
+        assert!(!Guard::new(&unknown, &p, &pairs).bars(1, 1));
+    }
+
+    #[test]
     fn a_server_named_by_ordinary_words_is_not_taken_as_named() {
         // Terms: 1 everything, 2 git, 10 echo, 11 commit.
         let mut p = catalog(&[(1, &[(&["run"], &[10], &[])]), (2, &[(&["create"], &[11], &[])])]);
@@ -983,12 +1049,19 @@ mod tests {
         assert!(guards(&upload, &p, 0, 0));
         assert!(!guards(&upload, &p, 1, 0), "upload_video: what was asked");
         // "take sentry issue WEB-3K2 and open a github issue": two services named, the reading one may be
-        // the other part of the request.
-        let both = request(&["create"], &[2, 3, 11], &[1, 2]);
+        // the other part of the request (and Sentry is named before the first verb: maybe read).
+        let mut both = request(&["create"], &[2, 3, 11], &[1, 2]);
+        both.read_from = vec![1];
         assert!(!guards(&both, &p, 2, 1));
         assert!(!guards(&both, &p, 3, 2));
-        // A request that reads too: left to the decision.
-        assert!(!guards(&request(&["search", "upload"], &[1], &[0]), &p, 0, 0));
+        // A request that reads YouTube too: left to the decision; one that reads elsewhere and names
+        // YouTube only where it uploads is not served by its reading tools either
+        // (`a_service_named_only_where_the_request_acts_is_not_served_by_its_reading_tools`).
+        let mut reads_too = request(&["search", "upload"], &[1], &[0]);
+        reads_too.read_from = vec![0];
+        assert!(!guards(&reads_too, &p, 0, 0));
+        reads_too.read_from.clear();
+        assert!(guards(&reads_too, &p, 0, 0));
     }
 
     #[test]

@@ -136,7 +136,19 @@ pub(crate) fn score(
                 .iter()
                 .zip(&guarded)
                 .any(|(g, &barred)| !barred && g.as_ref().is_some_and(|g| g.fits(t, server)));
-            Candidate { tool: t, server, fused: fused_scores, probability, best_pass, features, guarded, fits }
+            let barred_for_another_part =
+                guarded[best_pass] && guards[best_pass].as_ref().is_some_and(|g| !g.bars_as_a_near_miss(t, server));
+            Candidate {
+                tool: t,
+                server,
+                fused: fused_scores,
+                probability,
+                best_pass,
+                features,
+                guarded,
+                fits,
+                barred_for_another_part,
+            }
         })
         .collect()
 }
