@@ -222,6 +222,10 @@ pub(crate) struct Analysis {
     /// A clause starts with a verb the table does not know (`actions::unknown_verb`): "*take* the transcript
     /// of … and make anki cards". Its actions are then not all it asks for.
     pub unknown_verb: bool,
+    /// It is not written in English (`language.rs`): its verbs are read (`foreign_verbs.txt`), the words
+    /// after them are not (`object_words` and the like are empty), and `unknown_verb` is set, since a verb
+    /// the tables do not know may be among its words.
+    pub foreign: bool,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
@@ -339,7 +343,11 @@ impl Analysis {
         let named_servers = profiles.named_servers(&known);
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
-        let unknown_verb = crate::actions::unknown_verb(table, &masked);
+        // A request not written in English: its verbs are read from `foreign_verbs.txt`, but a verb the
+        // tables do not know may be among its words (German "leg … an"), and the words after a verb are
+        // not the catalog's (what it acts on, makes, removes or owns is not read).
+        let foreign = crate::language::foreign(text);
+        let unknown_verb = foreign || crate::actions::unknown_verb(table, &masked);
         let looks_up = !unknown_verb
             && if all_actions.is_empty() {
                 question
@@ -361,6 +369,7 @@ impl Analysis {
         } else {
             table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
         };
+        let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
         Analysis {
             content,
             known,
@@ -369,14 +378,15 @@ impl Analysis {
             implied_read,
             looks_up,
             updates_ambiguously,
-            object_words,
-            made_words,
-            destination_words,
-            removed_words,
-            source_words,
-            owned_words,
-            converts_to,
+            object_words: unread(object_words),
+            made_words: unread(made_words),
+            destination_words: unread(destination_words),
+            removed_words: unread(removed_words),
+            source_words: unread(source_words),
+            owned_words: if foreign { Vec::new() } else { owned_words },
+            converts_to: unread(converts_to),
             unknown_verb,
+            foreign,
             named_servers,
             acted_on,
             read_from,
@@ -395,6 +405,17 @@ impl Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_not_written_in_english_shows_its_action_but_not_what_it_acts_on() {
+        let a = Analysis::new("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &Profiles::default());
+        assert_eq!(a.families.iter().map(|&f| families().name(f)).collect::<Vec<_>>(), ["delete"]);
+        assert!(a.foreign && a.unknown_verb && !a.looks_up);
+        assert!(a.object_words.is_empty() && a.removed_words.is_empty(), "the catalog's words are English");
+        let english = Analysis::new("delete the asana project 'Q2 campaign'", &Profiles::default());
+        assert!(!english.foreign && !english.unknown_verb);
+        assert_eq!(english.object_words, ["asana", "project", "q2", "campaign"]);
+    }
 
     #[test]
     fn what_an_action_acts_on_ends_at_a_preposition() {

@@ -573,7 +573,8 @@ impl<'a> Guard<'a> {
         // word (`place_order`: `place`).
         let deletes = t.actions.iter().any(|&a| self.irreversible.contains(&a) && table.name(a) == "delete");
         let object_missed = !t.object.is_empty() && !t.object.iter().any(|o| request.known.contains(o));
-        deletes && object_missed
+        // A request not written in English names its object in words the catalog does not know.
+        deletes && object_missed && !request.foreign
     }
 
     /// Whether the tool `tool` does what the request asks to the thing it names: its name's actions agree
@@ -1079,6 +1080,11 @@ mod tests {
         // delete the project → delete_task: deleting something else; delete the task: what was asked.
         assert!(guards(&request(&["delete"], &[12], &[]), &p, 3, 1));
         assert!(!guards(&request(&["delete"], &[11], &[]), &p, 3, 1));
+        // … unless the request is not written in English: "lösche die Aufgabe …" names the task in a word
+        // the catalog does not know.
+        let mut foreign = request(&["delete"], &[12], &[]);
+        foreign.foreign = true;
+        assert!(!guards(&foreign, &p, 3, 1));
         // A tool that runs what it is given, or whose name shows no action: left to the decision.
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 4, 1));
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1));

@@ -3,7 +3,8 @@
 //!
 //! The table is data (`families.txt`, one family per line with its class, the families it does not
 //! conflict with, its verbs, and an example checked by a test). Verbs match by surface form: each base
-//! form also matches its -s / -es / -ed / -ing forms. Pure code, no I/O.
+//! form also matches its -s / -es / -ed / -ing forms. Requests in German, French, Spanish and Italian
+//! are read by the verbs of `foreign_verbs.txt`, matched as written. Pure code, no I/O.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -12,6 +13,8 @@ use std::sync::OnceLock;
 const FAMILIES: &str = include_str!("families.txt");
 /// Two-word nouns whose first word is a verb (`merge request`), compiled into the binary.
 const NOUNS: &str = include_str!("nouns.txt");
+/// Verbs of requests in German, French, Spanish and Italian, by family (`foreign_verbs.txt`).
+const FOREIGN: &str = include_str!("foreign_verbs.txt");
 
 /// A family, by its row in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,11 +93,11 @@ impl std::fmt::Debug for Families {
 /// The built-in table.
 pub fn families() -> &'static Families {
     static TABLE: OnceLock<Families> = OnceLock::new();
-    TABLE.get_or_init(|| Families::parse(FAMILIES, NOUNS).expect("families.txt is checked by a test"))
+    TABLE.get_or_init(|| Families::parse(FAMILIES, NOUNS, FOREIGN).expect("the action tables are checked by a test"))
 }
 
 impl Families {
-    fn parse(text: &str, nouns: &str) -> Result<Families, String> {
+    fn parse(text: &str, nouns: &str, foreign: &str) -> Result<Families, String> {
         let mut rows = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -146,6 +149,27 @@ impl Families {
                             rows[prev.0 as usize].name, r.name
                         ));
                     }
+                }
+            }
+        }
+        for (n, line) in foreign.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (name, verbs) =
+                line.split_once('|').ok_or_else(|| format!("foreign_verbs.txt line {}: expected 2 columns", n + 1))?;
+            let family = Family(
+                *index.get(name.trim()).ok_or_else(|| format!("foreign_verbs.txt: unknown family {}", name.trim()))?,
+            );
+            for form in verbs.split_whitespace() {
+                if let Some(prev) = forms.insert(form.to_string(), family)
+                    && prev != family
+                {
+                    return Err(format!(
+                        "foreign_verbs.txt: {form:?} is in both {} and {}",
+                        rows[prev.0 as usize].name, rows[family.0 as usize].name
+                    ));
                 }
             }
         }
@@ -575,6 +599,13 @@ mod tests {
         check("Notion | Delete a block", &["delete"]);
         check("upsert these records into the index", &["store"]);
         check("write the result to out.txt", &["store"]);
+        // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
+        // as written.
+        check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
+        check("Resérvame una mesa para dos esta noche", &["schedule"]);
+        check("Envoie un message sur le canal Slack #ventes", &["send"]);
+        check("Stripe: storniere den PaymentIntent pi_3Mtw", &["cancel"]);
+        check("annulla l'ordine 42", &["cancel"]);
         // An address's scheme is no word of the request, and its colon ends no clause.
         assert_eq!(request_words("fetch the text of https://www.rust-lang.org/learn"), ["fetch", "the", "text", "of"]);
     }
@@ -607,6 +638,10 @@ mod tests {
     #[test]
     fn a_form_in_two_families_is_refused() {
         let text = "a | read | | get | get x => get_x\nb | read | | get | get y => get_y\n";
-        assert!(Families::parse(text, "").expect_err("duplicate").contains("both"));
+        assert!(Families::parse(text, "", "").expect_err("duplicate").contains("both"));
+        // A foreign form already in another family is refused too ("fetch" is `get`'s).
+        let err = Families::parse(FAMILIES, NOUNS, "delete | lösche fetch").expect_err("duplicate");
+        assert!(err.contains("foreign_verbs.txt") && err.contains("both"), "{err}");
+        assert!(Families::parse(FAMILIES, NOUNS, "vanish | lösche").is_err(), "an unknown family");
     }
 }
