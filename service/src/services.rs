@@ -146,11 +146,23 @@ impl Services {
         let mut out = Vec::new();
         self.scan(&text, false, &mut |s, at| {
             let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
+            // "on" after something written, to be made ("a … memo"), opens its topic: "a one-page memo on
+            // Costco"; not "post the memo on Slack".
+            let topic_at = |k: usize| {
+                before(k) == Some("on")
+                    && before(k + 1).is_some_and(|w| WRITTEN.contains(&w))
+                    && (k + 2..k + 6)
+                        .map_while(before)
+                        .find(|w| ["a", "an", "the", "this", "that", "my", "our", "your"].contains(w))
+                        .is_some_and(|w| w == "a" || w == "an")
+            };
             let venue = |w: Option<&str>| w.is_some_and(|w| VENUE.contains(&w));
             let first = at == 0 && !kept.first().is_some_and(|t| t.ends_with(',') || t.ends_with(':'));
             if (first
-                || venue(before(1))
-                || (venue(before(2)) && ["my", "our", "your", "the"].contains(&before(1).unwrap_or(""))))
+                || (venue(before(1)) && !topic_at(1))
+                || (venue(before(2))
+                    && !topic_at(2)
+                    && ["my", "our", "your", "the"].contains(&before(1).unwrap_or(""))))
                 && !out.contains(&s)
             {
                 out.push(s);
@@ -166,6 +178,33 @@ impl Services {
 const VENUE: [&str; 17] = [
     "on", "in", "to", "from", "into", "onto", "via", "using", "through", "at", "with", "my", "our", "your", "a", "an",
     "the",
+];
+
+/// What is written about something: "on" after one of these, when it is yet to be made ("a … memo"),
+/// opens its topic, not a place ("a one-page investment memo on Costco"; not "post the memo on Slack").
+const WRITTEN: [&str; 22] = [
+    "memo",
+    "memos",
+    "report",
+    "reports",
+    "article",
+    "articles",
+    "essay",
+    "paper",
+    "papers",
+    "summary",
+    "research",
+    "analysis",
+    "review",
+    "briefing",
+    "brief",
+    "overview",
+    "presentation",
+    "study",
+    "explainer",
+    "writeup",
+    "guide",
+    "tutorial",
 ];
 
 /// `bestbuy.com`, `chat.openai.com`: a dot between letters.
@@ -256,6 +295,9 @@ mod tests {
         // A topic, a web address, an address of the request: not a place to act.
         assert_eq!(acted("schedule a Google Calendar meeting"), ["Google Calendar"]);
         assert!(acted("show me the score trend for Microsoft Teams").is_empty());
+        assert!(acted("write me a one-page investment memo on Costco as a Word doc").is_empty());
+        assert!(acted("draft an article on Spotify pricing tiers").is_empty());
+        assert_eq!(acted("post the memo on Slack"), ["Slack"], "a memo posted on Slack: the place");
         assert!(acted("go to bestbuy.com and search for TVs").is_empty());
         assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
         assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
