@@ -226,6 +226,8 @@ pub(crate) struct Analysis {
     /// after them are not (`object_words` and the like are empty), and `unknown_verb` is set, since a verb
     /// the tables do not know may be among its words.
     pub foreign: bool,
+    /// The actions it says not to do (`actions::denied_actions`), none of which it also asks.
+    pub denied: Vec<Family>,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
@@ -370,6 +372,8 @@ impl Analysis {
             table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
         };
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
+        let mut denied = crate::actions::denied_actions(families(), &masked);
+        denied.retain(|f| !families_seen.contains(f));
         Analysis {
             content,
             known,
@@ -387,6 +391,7 @@ impl Analysis {
             converts_to: unread(converts_to),
             unknown_verb,
             foreign,
+            denied,
             named_servers,
             acted_on,
             read_from,

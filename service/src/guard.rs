@@ -156,7 +156,10 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   to something the request does not name (`converts_the_other_way`); or
 /// - every action the request shows makes something (`create`, or opening a new thing: "open *a* github
 ///   issue"), none updates by a verb that also makes, no identifier names what it makes, and the tool's
-///   name only updates (`update`) the head of what the request makes (`changes_what_is_made`).
+///   name only updates (`update`) the head of what the request makes (`changes_what_is_made`); or
+/// - the tool's name shows only actions the request says not to do ("draft a reply … but don't send it"
+///   → `sendMessage`; `does_what_is_denied`). Such a bar, like that of a reading tool of a service the
+///   request only acts on, does not overshadow the rest (`bars_quietly`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -473,13 +476,30 @@ impl<'a> Guard<'a> {
 
     /// Whether the tool `tool` of the server `server` must not be delivered.
     pub(crate) fn bars(&self, tool: usize, server: usize) -> bool {
-        self.bars_as_a_near_miss(tool, server) || self.reads_where_it_acts(tool, server)
+        self.bars_as_a_near_miss(tool, server) || self.bars_quietly(tool, server)
+    }
+
+    /// Whether the tool is barred for a reason that does not make it the near miss of what is asked, so
+    /// that it does not overshadow the rest (`stages::decide`): it does only what the request says not to
+    /// do (`does_what_is_denied`), or it only reads a service the request acts on and no other rule bars
+    /// it (`reads_where_it_acts`).
+    pub(crate) fn bars_quietly(&self, tool: usize, server: usize) -> bool {
+        self.does_what_is_denied(tool)
+            || (self.reads_where_it_acts(tool, server) && !self.bars_as_a_near_miss(tool, server))
+    }
+
+    /// Whether the tool's name shows only actions the request says not to do (`Analysis::denied`): "draft
+    /// a reply … but don't send it" is not served by `sendMessage`; "pause the trigger, don't delete it"
+    /// not by `event_delete_trigger`.
+    pub(crate) fn does_what_is_denied(&self, tool: usize) -> bool {
+        let t = &self.profiles.tools[tool];
+        !t.actions.is_empty() && t.actions.iter().all(|a| self.request.denied.contains(a))
     }
 
     /// Whether the tool only reads a server the request names only where it acts, in a request that also
     /// reads or runs (`only_acted_on`): "find arxiv papers on LoRA and save a note … in my obsidian vault"
     /// is not served by Obsidian's `search-vault`. The tool may still look like the request's other part,
-    /// so such a bar does not make it a near miss that overshadows the rest (`bars_as_a_near_miss`).
+    /// so such a bar does not make it a near miss that overshadows the rest (`bars_quietly`).
     pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
         self.only_acted_on.contains(&server) && self.only_reads(&self.profiles.tools[tool])
     }
@@ -497,7 +517,7 @@ impl<'a> Guard<'a> {
     }
 
     /// Whether the tool must not be delivered by a rule that marks it as the near miss of what is asked:
-    /// every rule of `bars` but `reads_where_it_acts`.
+    /// every rule of `bars` but those of `bars_quietly`.
     pub(crate) fn bars_as_a_near_miss(&self, tool: usize, server: usize) -> bool {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);
@@ -951,6 +971,20 @@ mod tests {
         let mut unknown = r.clone();
         unknown.unknown_verb = true;
         assert!(!Guard::new(&unknown, &p, &pairs).bars(1, 1));
+    }
+
+    #[test]
+    fn a_tool_that_does_only_what_the_request_says_not_to_do_is_barred_quietly() {
+        // "draft a reply to the landlord in gmail but don't send it": terms 1 gmail, 10 message, 11 draft.
+        let p = catalog(&[(1, &[(&["send"], &[10], &[]), (&["create"], &[11], &[]), (&["send", "create"], &[], &[])])]);
+        let mut r = request(&["create"], &[1, 11], &[]);
+        r.denied = vec![family("send")];
+        let g = Guard::new(&r, &p, &[(0, 0), (1, 0), (2, 0)]);
+        assert!(g.bars(0, 0) && g.bars_quietly(0, 0), "sendMessage: barred, and no near miss");
+        assert!(!g.bars(1, 0), "createDraft: what was asked");
+        assert!(!g.bars(2, 0), "a tool that also does what was asked is left to the decision");
+        r.denied.clear();
+        assert!(!Guard::new(&r, &p, &[(0, 0), (1, 0), (2, 0)]).bars_quietly(0, 0));
     }
 
     #[test]

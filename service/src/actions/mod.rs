@@ -339,6 +339,26 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     out
 }
 
+/// The actions a request says not to do: verbs where `request_actions` would read them, but denied
+/// (`denied_at`): "send" of "draft a reply … but don't send it", "delete" of "pause the trigger, don't
+/// delete it".
+pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
+    let mut out = Vec::new();
+    for w in clauses(text) {
+        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
+        for a in table.actions(&refs) {
+            if a.at > 0
+                && (VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
+                && denied_at(&refs, a.at)
+                && !out.contains(&a.family)
+            {
+                out.push(a.family);
+            }
+        }
+    }
+    out
+}
+
 /// Words that open what a verb acts on: a word the table does not know, at the start of a clause and
 /// followed by one of these, is read as a verb ("take *the* transcript", "block *those* dates", "log *them*
 /// into airtable").
@@ -570,6 +590,14 @@ mod tests {
         assert_eq!(families_of("permanently delete trello card 64f1, not just archive it"), ["delete"]);
         assert_eq!(families_of("I don't want to delete it, just archive it"), ["archive"]);
         assert_eq!(families_of("archive it, then delete it"), ["archive", "delete"]);
+        // … it is what the request says not to do.
+        let denied = |text: &str| {
+            denied_actions(families(), text).iter().map(|&f| families().name(f).to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(denied("permanently delete trello card 64f1, not just archive it"), ["archive"]);
+        assert_eq!(denied("draft a reply to the landlord in gmail but DON'T send it"), ["send"]);
+        assert_eq!(denied("pause maestro trigger trg_55 for now, don't delete it"), ["delete"]);
+        assert!(denied("archive it, then delete it").is_empty());
     }
 
     #[test]

@@ -61,10 +61,9 @@ pub(crate) fn decide(
     // doing something else ("open an issue in gitlab …": `create_issue` beside a barred
     // `create_issue_link`).
     let best_fits = candidates.iter().any(|c| c.fits && c.cleared() >= best);
-    // Nor by one barred only for reading a service the request acts on (`Candidate::barred_for_another_part`).
-    let overshadowed_by = most_confident.filter(|&c| {
-        !best_fits && !candidates[c].barred_for_another_part && best < overshadow * candidates[c].confidence()
-    });
+    // Nor by one barred for a reason that makes it no near miss (`Candidate::barred_quietly`).
+    let overshadowed_by = most_confident
+        .filter(|&c| !best_fits && !candidates[c].barred_quietly && best < overshadow * candidates[c].confidence());
     let overshadowed = overshadowed_by.is_some();
     let found = named > 0
         || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign) && !overshadowed);
@@ -186,7 +185,7 @@ mod tests {
             features: [0.0; crate::FEATURES.len()],
             guarded: vec![guarded],
             fits: false,
-            barred_for_another_part: false,
+            barred_quietly: false,
         }
     }
 
@@ -232,7 +231,7 @@ mod tests {
         // … or the barred best is barred only for reading a service the request acts on: it may look like
         // the request's other part, and is no near miss.
         let mut other_part = weak.clone();
-        other_part[0].barred_for_another_part = true;
+        other_part[0].barred_quietly = true;
         let verdict = decide(&other_part, &[0, 1], Request::default(), &decision, 5, 0.7);
         assert!(verdict.found);
         assert_eq!(verdict.delivered, [1], "still never delivered");

@@ -39,10 +39,10 @@ pub struct Candidate {
     /// In a pass where the guard does not bar it, it does what the request asks to the thing the request
     /// names (`Guard::fits`): a tool the guard bars does not overshadow it.
     pub fits: bool,
-    /// The guard bars it in its best pass only because it reads a service the request names only where
-    /// it acts (`Guard::reads_where_it_acts`): it may look like the request's other part, so it does not
-    /// overshadow the rest (`stages::decide`).
-    pub barred_for_another_part: bool,
+    /// The guard bars it in its best pass for a reason that does not make it a near miss of what is asked
+    /// (`Guard::bars_quietly`: it does what the request says not to do, or reads a service the request
+    /// only acts on): it does not overshadow the rest (`stages::decide`).
+    pub barred_quietly: bool,
 }
 
 impl Candidate {

@@ -136,8 +136,8 @@ pub(crate) fn score(
                 .iter()
                 .zip(&guarded)
                 .any(|(g, &barred)| !barred && g.as_ref().is_some_and(|g| g.fits(t, server)));
-            let barred_for_another_part =
-                guarded[best_pass] && guards[best_pass].as_ref().is_some_and(|g| !g.bars_as_a_near_miss(t, server));
+            let barred_quietly =
+                guarded[best_pass] && guards[best_pass].as_ref().is_some_and(|g| g.bars_quietly(t, server));
             Candidate {
                 tool: t,
                 server,
@@ -147,7 +147,7 @@ pub(crate) fn score(
                 features,
                 guarded,
                 fits,
-                barred_for_another_part,
+                barred_quietly,
             }
         })
         .collect()
