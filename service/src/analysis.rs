@@ -257,7 +257,8 @@ pub(crate) struct Analysis {
     /// from *snowflake* and chart it"). The clause of an action runs from its verb to the next verb; words
     /// before the first verb are the first verb's.
     pub acted_on: Vec<(usize, Family)>,
-    /// Those of `named_servers` it names in the clause of a reading action (`read_from`).
+    /// Those of `named_servers` it names in the clause of a reading action, or before its first verb
+    /// (`read_from`).
     pub read_from: Vec<usize>,
     /// The services of `services.txt` it names, connected or not.
     pub services: Vec<crate::services::Service>,

@@ -83,8 +83,8 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   … to my youtube channel" → `get_transcript`; not "take sentry issue … and open a github issue" →
 ///   Sentry's `get_issue`: two services, and the first verb is not read as one), or the request names
 ///   the tool's server only in the clauses of actions that act, none that reads or runs, and shows no
-///   verb the table does not know ("grab the failure logs and file a jira bug" → Jira's
-///   `jira_get_project_versions`; `Guard::reads_where_it_acts`: such a bar does not overshadow), its
+///   verb the table does not know ("find arxiv papers on LoRA and save a note … in my obsidian vault" →
+///   Obsidian's `search-vault`; `Guard::reads_where_it_acts`: such a bar does not overshadow), its
 ///   name shows
 ///   reading actions only, and its description does not open with another kind ("Reserve tickets …" of
 ///   `GetTrainTickets`) — or its name, an identifier, shows no action and its description opens by
@@ -198,9 +198,9 @@ pub(crate) struct Guard<'a> {
     /// all it acts on.
     acts_on_one_service: bool,
     /// The servers of `named` it names only where it acts (`Analysis::acted_on`), never where it reads
-    /// (`Analysis::read_from`) or runs something, when it shows no verb the table does not know: "grab the
-    /// failure logs and file a jira bug" asks nothing of Jira but to make a bug ("take sentry issue … and
-    /// open a github issue" may read Sentry: "take" is not known).
+    /// (`Analysis::read_from`) or runs something, when it shows no verb the table does not know: "fetch the
+    /// failure logs from circleci and file a jira bug" asks nothing of Jira but to make a bug ("take sentry
+    /// issue … and open a github issue" may read Sentry: "take" is not known).
     only_acted_on: Vec<usize>,
     /// The families that undo an action it asks (`OPPOSITES`).
     undoing: Vec<Family>,
@@ -496,8 +496,8 @@ impl<'a> Guard<'a> {
         !t.actions.is_empty() && t.actions.iter().all(|a| self.request.denied.contains(a))
     }
 
-    /// Whether the tool only reads a server the request names only where it acts, in a request that also
-    /// reads or runs (`only_acted_on`): "find arxiv papers on LoRA and save a note … in my obsidian vault"
+    /// Whether the tool only reads a server the request names only where it acts (`only_acted_on`): "find
+    /// arxiv papers on LoRA and save a note … in my obsidian vault"
     /// is not served by Obsidian's `search-vault`. The tool may still look like the request's other part,
     /// so such a bar does not make it a near miss that overshadows the rest (`bars_quietly`).
     pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
@@ -952,7 +952,7 @@ mod tests {
 
     #[test]
     fn a_service_named_only_where_the_request_acts_is_not_served_by_its_reading_tools() {
-        // "grab the failure logs from circleci and file a jira bug": terms 1 circleci, 2 jira, 12 log,
+        // "fetch the failure logs from circleci and file a jira bug": terms 1 circleci, 2 jira, 12 log,
         // 13 version, 14 bug.
         let p = catalog(&[(1, &[(&["get"], &[12], &[])]), (2, &[(&["get"], &[13], &[]), (&["create"], &[14], &[])])]);
         let mut r = request(&["get", "create"], &[1, 2, 12, 14], &[0, 1]);

@@ -228,8 +228,8 @@ mod tests {
         let mut fitting = weak.clone();
         fitting[1].fits = true;
         assert!(decide(&fitting, &[0, 1], Request::default(), &decision, 5, 0.7).found);
-        // … or the barred best is barred only for reading a service the request acts on: it may look like
-        // the request's other part, and is no near miss.
+        // … or the barred best is barred only quietly (it reads a service the request only acts on, or does
+        // what the request says not to do): no near miss.
         let mut other_part = weak.clone();
         other_part[0].barred_quietly = true;
         let verdict = decide(&other_part, &[0, 1], Request::default(), &decision, 5, 0.7);
