@@ -65,6 +65,18 @@ use crate::actions::{Agreement, EffectClass, Family, families};
 use crate::analysis::Analysis;
 use crate::profile::{Profiles, STOP, TermId};
 
+/// How the guard judges a candidate tool (`Guard::judge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bar {
+    /// Not barred: left to the decision.
+    Clear,
+    /// Barred as the near miss of what is asked: it may overshadow the rest (`stages::decide`).
+    NearMiss,
+    /// Barred for a reason that makes it no near miss (it does what the request says not to do, or reads a
+    /// service the request only acts on): it overshadows nothing.
+    Quiet,
+}
+
 /// The guard for one pass: what it reads of the request, worked out once for all candidates.
 ///
 /// A tool of the server `server` must not be delivered for the request when:
@@ -159,7 +171,7 @@ use crate::profile::{Profiles, STOP, TermId};
 ///   name only updates (`update`) the head of what the request makes (`changes_what_is_made`); or
 /// - the tool's name shows only actions the request says not to do ("draft a reply … but don't send it"
 ///   → `sendMessage`; `does_what_is_denied`). Such a bar, like that of a reading tool of a service the
-///   request only acts on, does not overshadow the rest (`bars_quietly`).
+///   request only acts on, does not overshadow the rest (`Bar::Quiet`, `Guard::judge`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,
@@ -474,18 +486,33 @@ impl<'a> Guard<'a> {
         }
     }
 
-    /// Whether the tool `tool` of the server `server` must not be delivered.
+    /// Whether the tool `tool` of the server `server` must not be delivered (`judge` says how).
+    #[cfg(test)]
     pub(crate) fn bars(&self, tool: usize, server: usize) -> bool {
-        self.bars_as_a_near_miss(tool, server) || self.bars_quietly(tool, server)
+        self.judge(tool, server) != Bar::Clear
     }
 
-    /// Whether the tool is barred for a reason that does not make it the near miss of what is asked, so
-    /// that it does not overshadow the rest (`stages::decide`): it does only what the request says not to
-    /// do (`does_what_is_denied`), or it only reads a service the request acts on and no other rule bars
-    /// it (`reads_where_it_acts`).
+    /// Whether the tool is barred for a reason that does not make it the near miss of what is asked
+    /// (`Bar::Quiet`).
+    #[cfg(test)]
     pub(crate) fn bars_quietly(&self, tool: usize, server: usize) -> bool {
-        self.does_what_is_denied(tool)
-            || (self.reads_where_it_acts(tool, server) && !self.bars_as_a_near_miss(tool, server))
+        self.judge(tool, server) == Bar::Quiet
+    }
+
+    /// How the guard judges the tool `tool` of the server `server` (each rule asked at most once): quietly
+    /// barred when it does only what the request says not to do (`does_what_is_denied`), or only reads a
+    /// service the request acts on and no near-miss rule bars it (`reads_where_it_acts`); barred as a near
+    /// miss by the other rules (`bars_as_a_near_miss`).
+    pub(crate) fn judge(&self, tool: usize, server: usize) -> Bar {
+        if self.does_what_is_denied(tool) {
+            Bar::Quiet
+        } else if self.bars_as_a_near_miss(tool, server) {
+            Bar::NearMiss
+        } else if self.reads_where_it_acts(tool, server) {
+            Bar::Quiet
+        } else {
+            Bar::Clear
+        }
     }
 
     /// Whether the tool's name shows only actions the request says not to do (`Analysis::denied`): "draft
@@ -499,7 +526,7 @@ impl<'a> Guard<'a> {
     /// Whether the tool only reads a server the request names only where it acts (`only_acted_on`): "find
     /// arxiv papers on LoRA and save a note … in my obsidian vault"
     /// is not served by Obsidian's `search-vault`. The tool may still look like the request's other part,
-    /// so such a bar does not make it a near miss that overshadows the rest (`bars_quietly`).
+    /// so such a bar does not make it a near miss that overshadows the rest (`Bar::Quiet`).
     pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
         self.only_acted_on.contains(&server) && self.only_reads(&self.profiles.tools[tool])
     }
@@ -517,7 +544,7 @@ impl<'a> Guard<'a> {
     }
 
     /// Whether the tool must not be delivered by a rule that marks it as the near miss of what is asked:
-    /// every rule of `bars` but those of `bars_quietly`.
+    /// every rule of `judge` but those of `Bar::Quiet`.
     pub(crate) fn bars_as_a_near_miss(&self, tool: usize, server: usize) -> bool {
         let (request, profiles, table) = (self.request, self.profiles, families());
         let (t, s) = (&profiles.tools[tool], &profiles.servers[server]);

@@ -325,17 +325,11 @@ fn denied_at(words: &[&str], at: usize) -> bool {
 /// 12" asks to close.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
-    let mut offset = 0;
-    for w in clauses(text) {
-        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
-        for a in table.actions(&refs) {
-            if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(&refs, a.at) && !denied_at(&refs, a.at)
-            {
-                out.push(Action { at: a.at + offset, ..a });
-            }
+    each_action(table, text, |refs, a, offset| {
+        if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(refs, a.at) && !denied_at(refs, a.at) {
+            out.push(Action { at: a.at + offset, ..a });
         }
-        offset += w.len();
-    }
+    });
     out
 }
 
@@ -344,19 +338,29 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
 /// delete it".
 pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
     let mut out = Vec::new();
+    each_action(table, text, |refs, a, _| {
+        if a.at > 0
+            && (VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
+            && denied_at(refs, a.at)
+            && !out.contains(&a.family)
+        {
+            out.push(a.family);
+        }
+    });
+    out
+}
+
+/// Calls `f` with each clause's words, each action the table finds in them (its `at` within the clause),
+/// and the clause's offset in `request_words`.
+fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, usize)) {
+    let mut offset = 0;
     for w in clauses(text) {
         let refs: Vec<&str> = w.iter().map(String::as_str).collect();
         for a in table.actions(&refs) {
-            if a.at > 0
-                && (VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
-                && denied_at(&refs, a.at)
-                && !out.contains(&a.family)
-            {
-                out.push(a.family);
-            }
+            f(&refs, a, offset);
         }
+        offset += w.len();
     }
-    out
 }
 
 /// Words that open what a verb acts on: a word the table does not know, at the start of a clause and

@@ -40,7 +40,7 @@ pub struct Candidate {
     /// names (`Guard::fits`): a tool the guard bars does not overshadow it.
     pub fits: bool,
     /// The guard bars it in its best pass for a reason that does not make it a near miss of what is asked
-    /// (`Guard::bars_quietly`: it does what the request says not to do, or reads a service the request
+    /// (`guard::Bar::Quiet`: it does what the request says not to do, or reads a service the request
     /// only acts on): it does not overshadow the rest (`stages::decide`).
     pub barred_quietly: bool,
 }

@@ -13,7 +13,7 @@ use crate::analysis::Analysis;
 use crate::decision::Decision;
 use crate::features::{Measured, features, fused};
 use crate::fusion::{FusionWeights, Signals};
-use crate::guard::Guard;
+use crate::guard::{Bar, Guard};
 use crate::profile::Profiles;
 
 /// Everything scoring reads.
@@ -131,13 +131,14 @@ pub(crate) fn score(
             let best_pass =
                 (0..probability.len()).fold(0, |b, pi| if probability[pi] > probability[b] { pi } else { b });
             let features = rows[at.start + best_pass];
-            let guarded: Vec<bool> = guards.iter().map(|g| g.as_ref().is_some_and(|g| g.bars(t, server))).collect();
+            let judged: Vec<Bar> =
+                guards.iter().map(|g| g.as_ref().map_or(Bar::Clear, |g| g.judge(t, server))).collect();
+            let guarded: Vec<bool> = judged.iter().map(|&b| b != Bar::Clear).collect();
             let fits = guards
                 .iter()
                 .zip(&guarded)
                 .any(|(g, &barred)| !barred && g.as_ref().is_some_and(|g| g.fits(t, server)));
-            let barred_quietly =
-                guarded[best_pass] && guards[best_pass].as_ref().is_some_and(|g| g.bars_quietly(t, server));
+            let barred_quietly = judged[best_pass] == Bar::Quiet;
             Candidate {
                 tool: t,
                 server,
