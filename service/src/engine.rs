@@ -569,7 +569,12 @@ impl Engine {
                 .collect()
         };
         // One pass for the whole request, and one per intent when it asks for several things.
-        let parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
+        let mut parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
+        // A part that only tells what someone did is context, not a part of the request.
+        parts.retain(|p| !crate::actions::only_tells_what_was_done(crate::actions::families(), &p.text));
+        if parts.len() < 2 {
+            parts.clear();
+        }
         let mut texts = vec![query.to_string()];
         texts.extend(parts.iter().map(|p| p.text.clone()));
         let mut slots: Vec<Vec<usize>> = (0..texts.len()).map(|p| vec![p]).collect();

@@ -319,18 +319,54 @@ fn denied_at(words: &[&str], at: usize) -> bool {
     words[..at].iter().rev().find(|w| !VERB_LEADS.contains(w)).is_some_and(|w| NEGATIONS.contains(w))
 }
 
+/// Who has done something, when a verb in the past tense follows: "the doc *I* deleted by mistake",
+/// "user 00uOld77 that *we* deactivated", "the email *I* just sent".
+const SUBJECTS: [&str; 7] = ["i", "we", "you", "they", "he", "she", "u"];
+
+/// Past forms of the table's verbs that do not end in "-ed" (those that also read as the present, "put",
+/// "set", "read", are left out).
+const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
+
+/// Whether the action at `at` in `words` says what someone did, not what is asked: its verb is in the past
+/// tense and a subject leads to it (`SUBJECTS`, perhaps with "just", "also" or the like between).
+fn done_at(words: &[&str], at: usize) -> bool {
+    let verb = words[at];
+    let past = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
+    past && words[..at]
+        .iter()
+        .rev()
+        .find(|w| !["just", "also", "now", "first", "quickly", "immediately"].contains(w))
+        .is_some_and(|w| SUBJECTS.contains(w))
+}
+
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
-/// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels, idioms and denied verbs
-/// (`denied_at`). "AAPL daily closing prices" and "3pm new york" ask for nothing but to read; "close issue
-/// 12" asks to close.
+/// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels, idioms, denied verbs
+/// (`denied_at`) and what someone did (`done_at`). "AAPL daily closing prices" and "3pm new york" ask for
+/// nothing but to read; "close issue 12" asks to close; "restore the doc I deleted" asks to restore only.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
     each_action(table, text, |refs, a, offset| {
-        if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1])) && !idiom_at(refs, a.at) && !denied_at(refs, a.at) {
+        if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
+            && !idiom_at(refs, a.at)
+            && !denied_at(refs, a.at)
+            && !(a.len == 1 && done_at(refs, a.at))
+        {
             out.push(Action { at: a.at + offset, ..a });
         }
     });
     out
+}
+
+/// Whether `text` only tells what someone did — it shows a verb where `request_actions` would read one, in
+/// the past tense after a subject (`done_at`), and no action it asks: "we moved the landing page to the new
+/// stack last month and the old one is just burning money" is the context of a request's other part, not a
+/// part of its own.
+pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
+    let mut done = false;
+    each_action(table, text, |refs, a, _| {
+        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at);
+    });
+    done && request_actions(table, text).is_empty()
 }
 
 /// The actions a request says not to do: verbs where `request_actions` would read them, but denied
@@ -631,6 +667,16 @@ mod tests {
         check("Notion | Delete a block", &["delete"]);
         check("upsert these records into the index", &["store"]);
         check("write the result to out.txt", &["store"]);
+        // What someone did is not asked.
+        check("restore the alfresco doc I deleted by mistake", &["revert"]);
+        check("reactivate okta user 00uOld77 that we deactivated last month", &["resume"]);
+        check("unsend the email I just sent to the whole team", &[]);
+        check("I deleted the wrong file, please restore it", &["revert"]);
+        check("we need to delete the branch", &["delete"]);
+        check("I send invoices every month: send this one now", &["send", "send"]);
+        assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
+        assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
+        assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
