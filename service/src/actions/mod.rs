@@ -670,7 +670,7 @@ mod tests {
         // What someone did is not asked.
         check("restore the alfresco doc I deleted by mistake", &["revert"]);
         check("reactivate okta user 00uOld77 that we deactivated last month", &["resume"]);
-        check("unsend the email I just sent to the whole team", &[]);
+        check("unsend the email I just sent to the whole team", &["cancel"]);
         check("I deleted the wrong file, please restore it", &["revert"]);
         check("we need to delete the branch", &["delete"]);
         check("I send invoices every month: send this one now", &["send", "send"]);
