@@ -82,6 +82,14 @@ pub struct Families {
     nouns: std::collections::HashSet<String>,
     /// Every one-word verb form, stemmed as the analyzer stems (`creat`, `delet`).
     stems: std::collections::HashSet<String>,
+    /// Forms in Chinese or Japanese (`foreign_verbs.txt`), with their families: those scripts put no
+    /// space between words, so a form is found inside a run of them (`页面归档`: `归档`).
+    unspaced: Vec<(String, Family)>,
+}
+
+/// Whether `c` is of a script written without spaces between words (Chinese characters, kana).
+fn unspaced_script(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}')
 }
 
 impl std::fmt::Debug for Families {
@@ -152,6 +160,7 @@ impl Families {
                 }
             }
         }
+        let mut unspaced: Vec<(String, Family)> = Vec::new();
         for (n, line) in foreign.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -163,6 +172,13 @@ impl Families {
                 *index.get(name.trim()).ok_or_else(|| format!("foreign_verbs.txt: unknown family {}", name.trim()))?,
             );
             for form in verbs.split_whitespace() {
+                if form.chars().any(unspaced_script) {
+                    if unspaced.iter().any(|(f, _)| f == form) {
+                        return Err(format!("foreign_verbs.txt: {form:?} is listed twice"));
+                    }
+                    unspaced.push((form.to_string(), family));
+                    continue;
+                }
                 if let Some(prev) = forms.insert(form.to_string(), family)
                     && prev != family
                 {
@@ -180,7 +196,7 @@ impl Families {
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
         let stems = forms.keys().filter(|f| !f.contains(' ')).flat_map(|f| toolscout_indexer::terms(f)).collect();
-        Ok(Families { rows, forms, compatible, nouns, stems })
+        Ok(Families { rows, forms, compatible, nouns, stems, unspaced })
     }
 
     /// Whether `term` (a stemmed term) is the stem of a verb of the table.
@@ -278,6 +294,30 @@ impl Families {
         out
     }
 
+    /// The actions of the forms in Chinese or Japanese (`unspaced`) inside `word`, in the order they occur
+    /// (a later form that overlaps an earlier one is passed over).
+    fn unspaced_actions(&self, word: &str, at: usize) -> Vec<Action> {
+        if !word.chars().any(unspaced_script) {
+            return Vec::new();
+        }
+        let mut found: Vec<(usize, usize, Family)> = Vec::new();
+        for (form, family) in &self.unspaced {
+            for (start, _) in word.match_indices(form.as_str()) {
+                found.push((start, start + form.len(), *family));
+            }
+        }
+        found.sort_unstable_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut out = Vec::new();
+        let mut reached = 0;
+        for (start, end, family) in found {
+            if start >= reached {
+                out.push(Action { family, verb: word[start..end].to_string(), at, len: 1 });
+                reached = end;
+            }
+        }
+        out
+    }
+
     /// The first action in `words`.
     pub fn first_action(&self, words: &[&str]) -> Option<Action> {
         self.actions(words).into_iter().next()
@@ -346,7 +386,10 @@ fn done_at(words: &[&str], at: usize) -> bool {
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
     each_action(table, text, |refs, a, offset| {
-        if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
+        if a.verb.chars().any(unspaced_script) {
+            // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して").
+            out.push(Action { at: a.at + offset, ..a });
+        } else if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
             && !idiom_at(refs, a.at)
             && !denied_at(refs, a.at)
             && !(a.len == 1 && done_at(refs, a.at))
@@ -392,7 +435,10 @@ fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, 
     let mut offset = 0;
     for w in clauses(text) {
         let refs: Vec<&str> = w.iter().map(String::as_str).collect();
-        for a in table.actions(&refs) {
+        let mut actions = table.actions(&refs);
+        actions.extend(refs.iter().enumerate().flat_map(|(i, word)| table.unspaced_actions(word, i)));
+        actions.sort_by_key(|a| a.at);
+        for a in actions {
             f(&refs, a, offset);
         }
         offset += w.len();
@@ -680,6 +726,13 @@ mod tests {
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
+        // Chinese and Japanese: found inside a run of their script, wherever the request puts them; the
+        // longer of two overlapping forms wins ("一時停止" holds "停止").
+        check("把 Notion 里的“Old roadmap 2023”页面归档", &["archive"]);
+        check("在 Buildkite 里把 pipeline legacy-android 删掉", &["delete"]);
+        check("oktaのユーザー 00uT5 を一時停止（suspend）して", &["stop"]);
+        check("查一下上海明天的天气，然后发到飞书群 oc_7a8b9c 里", &["send"]);
+        check("红烧肉怎么做？给我完整的菜谱和用料", &[]);
         check("Resérvame una mesa para dos esta noche", &["schedule"]);
         check("Envoie un message sur le canal Slack #ventes", &["send"]);
         check("Stripe: storniere den PaymentIntent pi_3Mtw", &["cancel"]);
