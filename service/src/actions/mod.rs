@@ -367,15 +367,18 @@ const SUBJECTS: [&str; 7] = ["i", "we", "you", "they", "he", "she", "u"];
 /// "set", "read", are left out).
 const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
 
+/// Words that may stand between a subject and what it did: "the email I *just* sent".
+const BETWEEN_SUBJECT_AND_VERB: [&str; 6] = ["just", "also", "now", "first", "quickly", "immediately"];
+
 /// Whether the action at `at` in `words` says what someone did, not what is asked: its verb is in the past
-/// tense and a subject leads to it (`SUBJECTS`, perhaps with "just", "also" or the like between).
+/// tense and a subject leads to it (`SUBJECTS`, perhaps with `BETWEEN_SUBJECT_AND_VERB` words between).
 fn done_at(words: &[&str], at: usize) -> bool {
     let verb = words[at];
     let past = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
     past && words[..at]
         .iter()
         .rev()
-        .find(|w| !["just", "also", "now", "first", "quickly", "immediately"].contains(w))
+        .find(|w| !BETWEEN_SUBJECT_AND_VERB.contains(w))
         .is_some_and(|w| SUBJECTS.contains(w))
 }
 
@@ -407,6 +410,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
 pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
     each_action(table, text, |refs, a, _| {
+        // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
         done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at);
     });
     done && request_actions(table, text).is_empty()
