@@ -85,6 +85,9 @@ pub struct Families {
     /// Forms in Chinese or Japanese (`foreign_verbs.txt`), with their families: those scripts put no
     /// space between words, so a form is found inside a run of them (`页面归档`: `归档`).
     unspaced: Vec<(String, Family)>,
+    /// The other forms of `foreign_verbs.txt` (German, French, Spanish, Italian): read wherever a request
+    /// puts them, since those languages also put a verb last ("bitte den Job 98765 abbrechen").
+    foreign: std::collections::HashSet<String>,
 }
 
 /// Whether `c` is of a script written without spaces between words (Chinese characters, kana).
@@ -161,6 +164,7 @@ impl Families {
             }
         }
         let mut unspaced: Vec<(String, Family)> = Vec::new();
+        let mut foreign_forms = std::collections::HashSet::new();
         for (n, line) in foreign.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -179,6 +183,7 @@ impl Families {
                     unspaced.push((form.to_string(), family));
                     continue;
                 }
+                foreign_forms.insert(form.to_string());
                 if let Some(prev) = forms.insert(form.to_string(), family)
                     && prev != family
                 {
@@ -196,7 +201,7 @@ impl Families {
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
         let stems = forms.keys().filter(|f| !f.contains(' ')).flat_map(|f| toolscout_indexer::terms(f)).collect();
-        Ok(Families { rows, forms, compatible, nouns, stems, unspaced })
+        Ok(Families { rows, forms, compatible, nouns, stems, unspaced, foreign: foreign_forms })
     }
 
     /// Whether `term` (a stemmed term) is the stem of a verb of the table.
@@ -350,8 +355,12 @@ fn idiom_at(words: &[&str], at: usize) -> bool {
 
 /// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
 /// want to *delete* it".
-const NEGATIONS: [&str; 10] =
-    ["not", "don't", "dont", "never", "without", "doesn't", "didn't", "won't", "shouldn't", "mustn't"];
+/// (German "nicht", French "pas", Italian "non", Spanish "no" too.)
+#[rustfmt::skip]
+const NEGATIONS: [&str; 14] = [
+    "not", "don't", "dont", "never", "without", "doesn't", "didn't", "won't", "shouldn't", "mustn't", "nicht", "pas",
+    "non", "no",
+];
 
 /// Whether the action at `at` in `words` is denied: the words that lead to it (`VERB_LEADS`) are preceded by
 /// a negation ("not just archive it", "don't want to delete it").
@@ -392,6 +401,11 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         if a.verb.chars().any(unspaced_script) {
             // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して").
             out.push(Action { at: a.at + offset, ..a });
+        } else if table.foreign.contains(&a.verb) {
+            // So may German ("bitte den Job 98765 abbrechen"), unless it is denied ("nicht erstatten").
+            if !denied_at(refs, a.at) {
+                out.push(Action { at: a.at + offset, ..a });
+            }
         } else if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
             && !idiom_at(refs, a.at)
             && !denied_at(refs, a.at)
@@ -738,6 +752,13 @@ mod tests {
         check("查一下上海明天的天气，然后发到飞书群 oc_7a8b9c 里", &["send"]);
         check("红烧肉怎么做？给我完整的菜谱和用料", &[]);
         check("Resérvame una mesa para dos esta noche", &["schedule"]);
+        // … wherever the request puts them; a negation before one denies it.
+        check("Keboola: bitte den laufenden Job 98765 abbrechen", &["cancel"]);
+        check("Stripe: bitte den PaymentIntent pi_3Mtw stornieren, nicht erstatten", &["cancel"]);
+        assert_eq!(
+            denied_actions(t, "Stripe: bitte den PaymentIntent pi_3Mtw stornieren, nicht erstatten"),
+            [t.by_name("refund").expect("family")]
+        );
         check("Envoie un message sur le canal Slack #ventes", &["send"]);
         check("Stripe: storniere den PaymentIntent pi_3Mtw", &["cancel"]);
         check("annulla l'ordine 42", &["cancel"]);
