@@ -735,6 +735,9 @@ mod tests {
         check("restore the alfresco doc I deleted by mistake", &["revert"]);
         check("reactivate okta user 00uOld77 that we deactivated last month", &["resume"]);
         check("unsend the email I just sent to the whole team", &["cancel"]);
+        check("submit a post to r/selfhosted", &["send"]);
+        check("consume the next 10 messages from the queue", &["get"]);
+        check("enroll me in the AZ-104 learning path", &["subscribe"]);
         check("I deleted the wrong file, please restore it", &["revert"]);
         check("we need to delete the branch", &["delete"]);
         check("I send invoices every month: send this one now", &["send", "send"]);
