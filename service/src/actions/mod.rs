@@ -398,19 +398,18 @@ fn done_at(words: &[&str], at: usize) -> bool {
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
     each_action(table, text, |refs, a, offset| {
-        if a.verb.chars().any(unspaced_script) {
-            // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して").
-            out.push(Action { at: a.at + offset, ..a });
-        } else if table.foreign.contains(&a.verb) {
-            // So may German ("bitte den Job 98765 abbrechen"), unless it is denied ("nicht erstatten").
-            if !denied_at(refs, a.at) {
-                out.push(Action { at: a.at + offset, ..a });
-            }
-        } else if (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
-            && !idiom_at(refs, a.at)
-            && !denied_at(refs, a.at)
-            && !(a.len == 1 && done_at(refs, a.at))
-        {
+        // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
+        // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
+        let anywhere = a.verb.chars().any(unspaced_script) || table.foreign.contains(&a.verb);
+        let asked = if anywhere {
+            !denied_at(refs, a.at)
+        } else {
+            (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
+                && !idiom_at(refs, a.at)
+                && !denied_at(refs, a.at)
+                && !(a.len == 1 && done_at(refs, a.at))
+        };
+        if asked {
             out.push(Action { at: a.at + offset, ..a });
         }
     });
