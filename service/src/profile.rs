@@ -216,7 +216,7 @@ impl Profiles {
             let params = p.intern_all(&params_text(object.get("inputSchema")));
             let name_list: Vec<String> = words(&name_words);
             let refs: Vec<&str> = name_list.iter().map(String::as_str).collect();
-            let name_actions = name_actions(table, &refs);
+            let name_actions = method_actions(table, &t.name, &refs);
             let mut actions: Vec<Family> = name_actions.iter().map(|a| a.family).collect();
             actions.dedup();
             let param_names = object
@@ -494,6 +494,23 @@ fn params_text(schema: Option<&Value>) -> String {
     out
 }
 
+/// The actions of a tool's name (`words`: its words as `words(split_name(name))` gives them): those of
+/// its last dot-separated part when that shows one, else those of the whole name. In a dotted name the
+/// last part is the method, what the tool does, and the parts before it its module and class:
+/// `releases_api.ReleasesApi.delete_release` deletes a release, though "releases" comes first.
+fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) -> Vec<Action> {
+    let method = name.rsplit_once('.').map(|(_, last)| crate::actions::words(&split_name(last)).len());
+    if let Some(len) = method.filter(|&len| len > 0 && len < words.len()) {
+        let start = words.len() - len;
+        let found: Vec<Action> =
+            name_actions(table, &words[start..]).into_iter().map(|a| Action { at: a.at + start, ..a }).collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    name_actions(table, words)
+}
+
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
 /// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action that does
@@ -594,6 +611,22 @@ mod tests {
         assert_eq!(shows("create_list"), ["create"], "making a list does not list");
         assert_eq!(shows("create_list_in_folder"), ["create"]);
         assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
+    }
+
+    #[test]
+    fn a_dotted_name_does_what_its_last_part_says() {
+        let table = crate::actions::families();
+        let shows = |name: &str| {
+            let words = crate::actions::words(&toolscout_indexer::split_name(name));
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            method_actions(table, name, &refs).iter().map(|a| (table.name(a.family), a.at)).collect::<Vec<_>>()
+        };
+        assert_eq!(shows("releases_api.ReleasesApi.delete_release"), [("delete", 4)], "the module is no verb");
+        assert_eq!(shows("project_api.ProjectApi.update_project"), [("update", 4)]);
+        assert_eq!(shows("requests.get"), [("get", 1)]);
+        assert_eq!(shows("uber.ride"), [], "a method that shows no verb: the whole name, which shows none");
+        assert_eq!(shows("exports.summary"), [("download", 0)], "no verb in the method: the whole name");
+        assert_eq!(shows("delete_release"), [("delete", 0)], "no dot: the whole name");
     }
 
     #[test]
