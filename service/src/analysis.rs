@@ -21,6 +21,19 @@ const CONJUNCTIONS: [&str; 5] = ["and", "but", "then", "so", "because"];
 /// Words that end what an action acts on by naming it: "create a segment group *named* 'Finance Apps'".
 const NAMING: [&str; 5] = ["named", "called", "titled", "labeled", "labelled"];
 
+/// The terms of the words a request writes with hyphens between letters ("to-do", "e-mail", "sign-up"),
+/// each written whole ("todo", "email", "signup"); not a range or an id ("2024-05", "ctm-01h9").
+fn hyphen_joined(text: &str) -> Vec<String> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| {
+            let parts: Vec<&str> = w.split('-').collect();
+            parts.len() > 1 && parts.iter().all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic))
+        })
+        .flat_map(|w| terms(&w.replace('-', "")))
+        .collect()
+}
+
 /// What the words after an action name as its object, for explanations: up to four words, without
 /// determiners, up to a preposition, a conjunction or a word that names it (`NAMING`). Words after an "of"
 /// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
@@ -282,7 +295,10 @@ impl Analysis {
         families_seen.dedup();
         let verb_terms: HashSet<String> = all_actions.iter().flat_map(|a| terms(&a.verb)).collect();
         let all = terms(text);
-        let known: HashSet<TermId> = all.iter().filter_map(|t| profiles.id(t)).collect();
+        // A word written with a hyphen is the catalog's word written whole too ("to-do" is `todo_delete`'s
+        // "todo", "e-mail" is "email").
+        let known: HashSet<TermId> =
+            all.iter().chain(&hyphen_joined(text)).filter_map(|t| profiles.id(t)).collect();
         let mut seen = HashSet::new();
         let content: Vec<(String, Option<TermId>, f32)> = all
             .into_iter()
@@ -530,6 +546,13 @@ mod tests {
         assert_eq!(read("delete the file notes.txt"), (words(&["file", "notes", "txt"]), words(&[])));
         assert_eq!(read("add a row to the table"), (words(&[]), words(&[])), "making removes nothing");
         assert_eq!(read("delete the row in the table").1, words(&[]), "\"in\" says where it is, not where from");
+    }
+
+    #[test]
+    fn a_hyphenated_word_is_also_read_whole() {
+        assert_eq!(hyphen_joined("delete the to-do item 'buy milk'"), ["todo"]);
+        assert_eq!(hyphen_joined("send an e-mail, then a follow-up."), ["email", "followup"]);
+        assert!(hyphen_joined("invoices from 2024-05 for ctm-01h9 and x-").is_empty(), "ranges, ids, a lone hyphen");
     }
 
     #[test]
