@@ -494,11 +494,41 @@ fn params_text(schema: Option<&Value>) -> String {
     out
 }
 
+/// Agent nouns of tool names and the verbs they stand for. Only these: most "-er" words of tool names
+/// are things ("player", "poster", "order", "user", "monitor", "manager"), not what the tool does.
+const AGENT_NOUNS: [(&str, &str); 20] = [
+    ("searcher", "search"),
+    ("getter", "get"),
+    ("fetcher", "fetch"),
+    ("finder", "find"),
+    ("reader", "read"),
+    ("lister", "list"),
+    ("creator", "create"),
+    ("updater", "update"),
+    ("deleter", "delete"),
+    ("remover", "remove"),
+    ("sender", "send"),
+    ("uploader", "upload"),
+    ("downloader", "download"),
+    ("converter", "convert"),
+    ("translator", "translate"),
+    ("summarizer", "summarize"),
+    ("extractor", "extract"),
+    ("scraper", "scrape"),
+    ("validator", "validate"),
+    ("generator", "generate"),
+];
+
 /// The actions of a tool's name (`words`: its words as `words(split_name(name))` gives them): those of
 /// its last dot-separated part when that shows one, else those of the whole name. In a dotted name the
 /// last part is the method, what the tool does, and the parts before it its module and class:
 /// `releases_api.ReleasesApi.delete_release` deletes a release, though "releases" comes first.
 fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) -> Vec<Action> {
+    // An agent noun names what the tool does (`trial_searcher` searches, `netlify-project-services-updater`
+    // updates): read as its verb, in place.
+    let verbs: Vec<&str> =
+        words.iter().map(|w| AGENT_NOUNS.iter().find(|(noun, _)| noun == w).map_or(*w, |&(_, verb)| verb)).collect();
+    let words = verbs.as_slice();
     let method = name.rsplit_once('.').map(|(_, last)| crate::actions::words(&split_name(last)).len());
     if let Some(len) = method.filter(|&len| len > 0 && len < words.len()) {
         let start = words.len() - len;
@@ -627,6 +657,9 @@ mod tests {
         assert_eq!(shows("uber.ride"), [], "a method that shows no verb: the whole name, which shows none");
         assert_eq!(shows("exports.summary"), [("download", 0)], "no verb in the method: the whole name");
         assert_eq!(shows("delete_release"), [("delete", 0)], "no dot: the whole name");
+        assert_eq!(shows("trial_searcher"), [("search", 1)], "an agent noun does what its verb says");
+        assert_eq!(shows("netlify-project-services-updater"), [("update", 3)]);
+        assert_eq!(shows("get_player_stats"), [("get", 0)], "a player is a thing");
     }
 
     #[test]
