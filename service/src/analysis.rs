@@ -297,8 +297,7 @@ impl Analysis {
         let all = terms(text);
         // A word written with a hyphen is the catalog's word written whole too ("to-do" is `todo_delete`'s
         // "todo", "e-mail" is "email").
-        let known: HashSet<TermId> =
-            all.iter().chain(&hyphen_joined(text)).filter_map(|t| profiles.id(t)).collect();
+        let known: HashSet<TermId> = all.iter().chain(&hyphen_joined(text)).filter_map(|t| profiles.id(t)).collect();
         let mut seen = HashSet::new();
         let content: Vec<(String, Option<TermId>, f32)> = all
             .into_iter()

@@ -597,8 +597,8 @@ mod tests {
     use std::collections::HashSet;
 
     use super::{
-        Profiles, TermId, alias_names, closest_word, families, joined_name, name_actions, object_head, ordinary_name,
-        split_name, words,
+        Profiles, TermId, alias_names, closest_word, families, joined_name, method_actions, name_actions, object_head,
+        ordinary_name, split_name, words,
     };
 
     #[test]

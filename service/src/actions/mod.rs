@@ -379,16 +379,29 @@ const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
 /// Words that may stand between a subject and what it did: "the email I *just* sent".
 const BETWEEN_SUBJECT_AND_VERB: [&str; 6] = ["just", "also", "now", "first", "quickly", "immediately"];
 
-/// Whether the action at `at` in `words` says what someone did, not what is asked: its verb is in the past
-/// tense and a subject leads to it (`SUBJECTS`, perhaps with `BETWEEN_SUBJECT_AND_VERB` words between).
-fn done_at(words: &[&str], at: usize) -> bool {
+/// Auxiliaries of a past participle: "how much has Coca-Cola paid out in dividends", "which invoices were
+/// paid last month", "had the job already finished" ask about what was done, not to do it.
+const AUXILIARIES: [&str; 5] = ["has", "have", "had", "was", "were"];
+
+/// Most words an auxiliary stands before its participle ("has Coca-Cola ko paid": the subject between).
+const AUXILIARY_REACH: usize = 4;
+
+/// Whether the action at `at` in `words` (a clause's words) says what someone did, not what is asked: its
+/// verb is in the past tense and a subject leads to it (`SUBJECTS`, perhaps with `BETWEEN_SUBJECT_AND_VERB`
+/// words between), or an auxiliary stands at most `AUXILIARY_REACH` words before it (`AUXILIARIES`), in
+/// the clause or at the end of `earlier` (the request's words before the clause: "has Coca-Cola (KO) paid"
+/// puts its parenthesis between).
+fn done_at(words: &[&str], at: usize, earlier: &[&str]) -> bool {
     let verb = words[at];
     let past = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
-    past && words[..at]
-        .iter()
-        .rev()
-        .find(|w| !BETWEEN_SUBJECT_AND_VERB.contains(w))
-        .is_some_and(|w| SUBJECTS.contains(w))
+    let by_subject = || {
+        words[..at].iter().rev().find(|w| !BETWEEN_SUBJECT_AND_VERB.contains(w)).is_some_and(|w| SUBJECTS.contains(w))
+    };
+    let by_auxiliary = || {
+        let before = earlier.iter().chain(&words[..at]);
+        before.skip((earlier.len() + at).saturating_sub(AUXILIARY_REACH)).any(|w| AUXILIARIES.contains(w))
+    };
+    past && (by_subject() || by_auxiliary())
 }
 
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
@@ -397,6 +410,8 @@ fn done_at(words: &[&str], at: usize) -> bool {
 /// nothing but to read; "close issue 12" asks to close; "restore the doc I deleted" asks to restore only.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
+    let all: Vec<String> = clauses(text).concat();
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
     each_action(table, text, |refs, a, offset| {
         // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
         // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
@@ -407,7 +422,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
                 && !idiom_at(refs, a.at)
                 && !denied_at(refs, a.at)
-                && !(a.len == 1 && done_at(refs, a.at))
+                && !(a.len == 1 && done_at(refs, a.at, &all[..offset]))
         };
         if asked {
             out.push(Action { at: a.at + offset, ..a });
@@ -424,7 +439,7 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
     each_action(table, text, |refs, a, _| {
         // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
-        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at);
+        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at, &[]);
     });
     done && request_actions(table, text).is_empty()
 }
@@ -740,6 +755,9 @@ mod tests {
         check("I deleted the wrong file, please restore it", &["revert"]);
         check("we need to delete the branch", &["delete"]);
         check("I send invoices every month: send this one now", &["send", "send"]);
+        check("How much has Coca-Cola (KO) paid out in dividends over the years?", &[]);
+        check("which invoices were paid last month", &[]);
+        check("has the nightly job been deleted", &[]);
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
