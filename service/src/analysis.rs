@@ -34,6 +34,28 @@ fn hyphen_joined(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Words that join a second part to a request not written in English: German, French, Spanish, Italian,
+/// English (a foreign request may say "and then"), and Chinese and Japanese (matched inside the text).
+const JOINERS: [&str; 17] = [
+    "und",
+    "dann",
+    "danach",
+    "et",
+    "puis",
+    "ensuite",
+    "y",
+    "luego",
+    "después",
+    "e",
+    "poi",
+    "and",
+    "then",
+    "然后",
+    "并且",
+    "接着",
+    "それから",
+];
+
 /// What the words after an action name as its object, for explanations: up to four words, without
 /// determiners, up to a preposition, a conjunction or a word that names it (`NAMING`). Words after an "of"
 /// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
@@ -239,6 +261,9 @@ pub(crate) struct Analysis {
     /// after them are not (`object_words` and the like are empty), and `unknown_verb` is set, since a verb
     /// the tables do not know may be among its words.
     pub foreign: bool,
+    /// It is not written in English and asks one thing: no word of it joins a second part ("und", "puis",
+    /// "然后": `JOINERS`), so an action read from it is all it asks.
+    pub foreign_alone: bool,
     /// The actions it says not to do (`actions::denied_actions`), none of which it also asks.
     pub denied: Vec<Family>,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
@@ -407,6 +432,9 @@ impl Analysis {
             converts_to: unread(converts_to),
             unknown_verb,
             foreign,
+            foreign_alone: foreign
+                && !raw.iter().any(|w| JOINERS.contains(&w.as_str()))
+                && !JOINERS.iter().any(|j| !j.is_ascii() && text.contains(j)),
             denied,
             named_servers,
             acted_on,
@@ -426,6 +454,15 @@ impl Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_not_written_in_english_asks_one_thing_unless_a_word_joins_another() {
+        let alone = |text: &str| Analysis::new(text, &Profiles::default()).foreign_alone;
+        assert!(alone("Erstell mir im Google Kalender einen Termin: Freitag 14 Uhr"));
+        assert!(!alone("Skaliere das Deployment api in prod auf 0 und zeig mir danach die Events"));
+        assert!(!alone("查一下上海明天的天气，然后发到飞书群 oc_7a8b9c 里"));
+        assert!(!alone("create a calendar event on friday at 2pm"), "written in English");
+    }
 
     #[test]
     fn a_request_not_written_in_english_shows_its_action_but_not_what_it_acts_on() {

@@ -184,6 +184,9 @@ pub(crate) struct Guard<'a> {
     /// Every action it shows acts (none reads, none runs): the terms of what its first action acts on.
     /// Empty when it reads or runs too, or names no object.
     acted_object: Vec<TermId>,
+    /// It is not written in English, asks one thing and only acts (`Analysis::foreign_alone`): what it acts
+    /// on is not read, so every tool that only reads is taken as reading what it acts on.
+    foreign_acts: bool,
     /// Its irreversible actions.
     irreversible: Vec<Family>,
     /// Pairs (server, term): a term of `acted_object` that another candidate tool of that server has in its
@@ -459,6 +462,7 @@ impl<'a> Guard<'a> {
             acting,
             service_terms,
             acted_object,
+            foreign_acts: request.foreign_alone && only_acts,
             irreversible,
             distinguished,
             looked_up,
@@ -568,7 +572,8 @@ impl<'a> Guard<'a> {
             }
         }
         if (t.object.iter().any(|o| self.acted_object.contains(o))
-            || (self.acts_on_one_service && self.named.contains(&server)))
+            || (self.acts_on_one_service && self.named.contains(&server))
+            || self.foreign_acts)
             && self.only_reads(t)
         {
             return true;
@@ -1076,6 +1081,14 @@ mod tests {
         assert!(!guards(&rename, &p, 1, 0));
         // A tool that reads something else may serve another part ("make a deck using Wikipedia").
         assert!(!guards(&rename, &p, 2, 0));
+        // … unless the request is not in English and asks one thing: what it acts on is not read, so any
+        // tool that only reads is taken as reading it ("Erstell mir im Google Kalender einen Termin").
+        let mut foreign = on(&["update"], "w10");
+        foreign.object_words.clear();
+        assert!(!guards(&foreign, &p, 2, 0));
+        foreign.foreign_alone = true;
+        assert!(guards(&foreign, &p, 2, 0));
+        assert!(!guards(&foreign, &p, 1, 0), "the tool that does it");
         // "book train tickets" → `GetTrainTickets`, "Reserve tickets for a train": its description says it acts.
         let book = on(&["create"], "w11");
         assert!(guards(&book, &p, 2, 0));
