@@ -525,20 +525,24 @@ const AGENT_NOUNS: [(&str, &str); 20] = [
 /// `releases_api.ReleasesApi.delete_release` deletes a release, though "releases" comes first.
 fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) -> Vec<Action> {
     // An agent noun names what the tool does (`trial_searcher` searches, `netlify-project-services-updater`
-    // updates): read as its verb, in place.
+    // updates): read as its verb, in place. The action keeps the word as written, so the name's object
+    // leaves it out as it leaves out a verb.
     let verbs: Vec<&str> =
         words.iter().map(|w| AGENT_NOUNS.iter().find(|(noun, _)| noun == w).map_or(*w, |&(_, verb)| verb)).collect();
-    let words = verbs.as_slice();
+    let as_written = |a: Action, start: usize| {
+        let at = a.at + start;
+        Action { verb: words[at..at + a.len].join(" "), at, ..a }
+    };
     let method = name.rsplit_once('.').map(|(_, last)| crate::actions::words(&split_name(last)).len());
     if let Some(len) = method.filter(|&len| len > 0 && len < words.len()) {
         let start = words.len() - len;
         let found: Vec<Action> =
-            name_actions(table, &words[start..]).into_iter().map(|a| Action { at: a.at + start, ..a }).collect();
+            name_actions(table, &verbs[start..]).into_iter().map(|a| as_written(a, start)).collect();
         if !found.is_empty() {
             return found;
         }
     }
-    name_actions(table, words)
+    name_actions(table, &verbs).into_iter().map(|a| as_written(a, 0)).collect()
 }
 
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
@@ -660,6 +664,17 @@ mod tests {
         assert_eq!(shows("trial_searcher"), [("search", 1)], "an agent noun does what its verb says");
         assert_eq!(shows("netlify-project-services-updater"), [("update", 3)]);
         assert_eq!(shows("get_player_stats"), [("get", 0)], "a player is a thing");
+        let mut p = Profiles::default();
+        let words = crate::actions::words(&split_name("trial_searcher"));
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        let actions = method_actions(families(), "trial_searcher", &refs);
+        assert_eq!(actions[0].verb, "searcher", "as written");
+        let o = p.name_object(&split_name("trial_searcher"), &words, &actions, &HashSet::new());
+        assert_eq!(
+            o.object.iter().map(|&i| p.term(i).to_string()).collect::<Vec<_>>(),
+            ["trial"],
+            "the noun is its verb"
+        );
     }
 
     #[test]

@@ -410,9 +410,7 @@ fn done_at(words: &[&str], at: usize, earlier: &[&str]) -> bool {
 /// nothing but to read; "close issue 12" asks to close; "restore the doc I deleted" asks to restore only.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
-    let all: Vec<String> = clauses(text).concat();
-    let all: Vec<&str> = all.iter().map(String::as_str).collect();
-    each_action(table, text, |refs, a, offset| {
+    each_action(table, text, |refs, a, offset, earlier| {
         // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
         // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
         let anywhere = a.verb.chars().any(unspaced_script) || table.foreign.contains(&a.verb);
@@ -422,7 +420,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
                 && !idiom_at(refs, a.at)
                 && !denied_at(refs, a.at)
-                && !(a.len == 1 && done_at(refs, a.at, &all[..offset]))
+                && !(a.len == 1 && done_at(refs, a.at, earlier))
         };
         if asked {
             out.push(Action { at: a.at + offset, ..a });
@@ -437,7 +435,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
 /// part of its own.
 pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
-    each_action(table, text, |refs, a, _| {
+    each_action(table, text, |refs, a, _, _| {
         // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
         done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at, &[]);
     });
@@ -449,7 +447,7 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
 /// delete it".
 pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
     let mut out = Vec::new();
-    each_action(table, text, |refs, a, _| {
+    each_action(table, text, |refs, a, _, _| {
         if a.at > 0
             && (VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
             && denied_at(refs, a.at)
@@ -462,16 +460,18 @@ pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
 }
 
 /// Calls `f` with each clause's words, each action the table finds in them (its `at` within the clause),
-/// and the clause's offset in `request_words`.
-fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, usize)) {
+/// the clause's offset in `request_words`, and the request's words before the clause.
+fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, usize, &[&str])) {
+    let clauses = clauses(text);
+    let all: Vec<&str> = clauses.iter().flatten().map(String::as_str).collect();
     let mut offset = 0;
-    for w in clauses(text) {
-        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
-        let mut actions = table.actions(&refs);
+    for w in &clauses {
+        let refs = &all[offset..offset + w.len()];
+        let mut actions = table.actions(refs);
         actions.extend(refs.iter().enumerate().flat_map(|(i, word)| table.unspaced_actions(word, i)));
         actions.sort_by_key(|a| a.at);
         for a in actions {
-            f(&refs, a, offset);
+            f(refs, a, offset, &all[..offset]);
         }
         offset += w.len();
     }
