@@ -626,13 +626,21 @@ mod tests {
         assert_eq!(head("weather").as_deref(), Some("weather"), "no verb: the whole name");
     }
 
+    /// A tool name's words, as the profile reads them.
+    fn name_words(name: &str) -> Vec<String> {
+        words(&split_name(name))
+    }
+
+    fn refs(words: &[String]) -> Vec<&str> {
+        words.iter().map(String::as_str).collect()
+    }
+
     #[test]
     fn a_later_verb_of_a_name_is_what_the_first_acts_on() {
         let table = crate::actions::families();
         let shows = |name: &str| {
-            let words = crate::actions::words(&toolscout_indexer::split_name(name));
-            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-            name_actions(table, &refs).iter().map(|a| table.name(a.family)).collect::<Vec<_>>()
+            let words = name_words(name);
+            name_actions(table, &refs(&words)).iter().map(|a| table.name(a.family)).collect::<Vec<_>>()
         };
         assert_eq!(shows("cancel_order"), ["cancel"], "an order is what is cancelled, not a purchase");
         assert_eq!(shows("get_message"), ["get"]);
@@ -651,9 +659,8 @@ mod tests {
     fn a_dotted_name_does_what_its_last_part_says() {
         let table = crate::actions::families();
         let shows = |name: &str| {
-            let words = crate::actions::words(&toolscout_indexer::split_name(name));
-            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-            method_actions(table, name, &refs).iter().map(|a| (table.name(a.family), a.at)).collect::<Vec<_>>()
+            let words = name_words(name);
+            method_actions(table, name, &refs(&words)).iter().map(|a| (table.name(a.family), a.at)).collect::<Vec<_>>()
         };
         assert_eq!(shows("releases_api.ReleasesApi.delete_release"), [("delete", 4)], "the module is no verb");
         assert_eq!(shows("project_api.ProjectApi.update_project"), [("update", 4)]);
@@ -665,9 +672,8 @@ mod tests {
         assert_eq!(shows("netlify-project-services-updater"), [("update", 3)]);
         assert_eq!(shows("get_player_stats"), [("get", 0)], "a player is a thing");
         let mut p = Profiles::default();
-        let words = crate::actions::words(&split_name("trial_searcher"));
-        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-        let actions = method_actions(families(), "trial_searcher", &refs);
+        let words = name_words("trial_searcher");
+        let actions = method_actions(families(), "trial_searcher", &refs(&words));
         assert_eq!(actions[0].verb, "searcher", "as written");
         let o = p.name_object(&split_name("trial_searcher"), &words, &actions, &HashSet::new());
         assert_eq!(
