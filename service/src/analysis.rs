@@ -34,6 +34,58 @@ fn hyphen_joined(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Words English writes with a capital though they name no one thing.
+const CALENDAR: [&str; 19] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The words `text` writes as names (`Analysis::proper`), as they are written.
+fn proper_words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut sentence_start = true;
+    for token in text.split_whitespace() {
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let mut chars = word.chars();
+        let named = !sentence_start
+            && word != "I"
+            && chars.next().is_some_and(char::is_uppercase)
+            && chars.any(char::is_lowercase)
+            && !CALENDAR.contains(&word.to_lowercase().as_str());
+        if named {
+            out.push(word);
+        }
+        sentence_start = token.ends_with(['.', '!', '?', ':']) || token.chars().all(|c| !c.is_alphanumeric());
+    }
+    out
+}
+
+/// The catalog's terms of the words `text` writes as names (`Analysis::proper`).
+fn proper_terms(text: &str, profiles: &Profiles) -> Vec<TermId> {
+    let mut out: Vec<TermId> =
+        proper_words(text).iter().flat_map(|w| terms(w)).filter_map(|t| profiles.id(&t)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Words that join a second part to a request not written in English: German, French, Spanish, Italian,
 /// English (a foreign request may say "and then"), and Chinese and Japanese (matched inside the text).
 const JOINERS: [&str; 17] = [
@@ -61,6 +113,12 @@ const JOINERS: [&str; 17] = [
 /// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
 /// buildkite pipeline mobile-ios").
 fn object_of(after: &[String]) -> Vec<String> {
+    // "enroll me in clinical trial …", "add us to the beta": the person is moved, the thing is where.
+    if after.first().is_some_and(|w| w == "me" || w == "us")
+        && after.get(1).is_some_and(|w| ["in", "into", "to", "for", "on"].contains(&w.as_str()))
+    {
+        return object_of(&after[2..]);
+    }
     let mut out = Vec::new();
     let mut most = 4;
     for (i, w) in after.iter().map(String::as_str).enumerate() {
@@ -96,31 +154,52 @@ fn names_server(word: &str, n: usize, profiles: &Profiles) -> bool {
 
 /// The servers of `named` that `words` (a request's words, as `request_words` gives them) name, each with
 /// the family of the action in whose clause they are named (once per pair). The clause of an action runs
-/// from its verb to the next verb; words before the first verb are the first verb's.
+/// from its verb to the next verb; words before the first verb are the first verb's. Words before `from`
+/// are not read.
 fn named_in_clauses(
     named: &[usize],
     actions: &[Action],
     words: &[String],
     profiles: &Profiles,
+    from: usize,
 ) -> Vec<(usize, Family)> {
     let Some(first) = actions.first() else { return Vec::new() };
     let mut out = Vec::new();
     for &n in named {
-        for (i, w) in words.iter().enumerate() {
+        for (i, w) in words.iter().enumerate().skip(from) {
             let action = actions.iter().rev().find(|a| a.at <= i).unwrap_or(first);
-            if names_server(w, n, profiles) && !out.contains(&(n, action.family)) {
-                out.push((n, action.family));
+            // "make a mind map … based on Wikipedia": a source is read, whatever the clause does.
+            let family =
+                if drawn_from(words, i) { families().by_name("get").unwrap_or(action.family) } else { action.family };
+            if names_server(w, n, profiles) && !out.contains(&(n, family)) {
+                out.push((n, family));
             }
         }
     }
     out
 }
 
+/// Whether the word at `i` of `words` names what something is drawn from: after "based on" or "according
+/// to", with one determiner between ("based on the Wikipedia article").
+fn drawn_from(words: &[String], i: usize) -> bool {
+    let at = if i > 0 && ["the", "a", "an", "my", "our"].contains(&words[i - 1].as_str()) { i - 1 } else { i };
+    at >= 2 && matches!((words[at - 2].as_str(), words[at - 1].as_str()), ("based", "on") | ("according", "to"))
+}
+
 /// The servers of `named` that `words` name in the clause of an action other than reading, each with that
-/// action's family (once per pair).
-fn acted_on(named: &[usize], actions: &[Action], words: &[String], profiles: &Profiles) -> Vec<(usize, Family)> {
+/// action's family (once per pair). When the request opens with a verb the table does not know
+/// (`opens_unknown`), the words before its first known verb are that unknown verb's, not the first known
+/// one's ("grab the Wikipedia summary … and put it into a new Word document" does not act on Wikipedia).
+fn acted_on(
+    named: &[usize],
+    actions: &[Action],
+    words: &[String],
+    profiles: &Profiles,
+    opens_unknown: bool,
+) -> Vec<(usize, Family)> {
     let table = families();
-    let mut out = named_in_clauses(named, actions, words, profiles);
+    let from = if opens_unknown { actions.first().map_or(0, |a| a.at) } else { 0 };
+    let mut out = named_in_clauses(named, actions, words, profiles, from);
     out.retain(|&(_, f)| table.class(f) != EffectClass::Read);
     out
 }
@@ -136,7 +215,7 @@ fn read_from(named: &[usize], actions: &[Action], words: &[String], profiles: &P
         .copied()
         .filter(|&n| {
             words.iter().take(before_first).any(|w| names_server(w, n, profiles))
-                || named_in_clauses(&[n], actions, words, profiles)
+                || named_in_clauses(&[n], actions, words, profiles, 0)
                     .iter()
                     .any(|&(_, f)| table.class(f) == EffectClass::Read)
         })
@@ -288,8 +367,15 @@ pub(crate) struct Analysis {
     /// What its first converting action (`convert`) converts to: what the words after the first "to" or
     /// "into" after its verb name, as `object_words` ("word docx" of "convert notes.md to a word .docx").
     pub converts_to: Vec<String>,
+    /// A clause of it opens as a question (`QUESTIONS`): "how much sales tax do I have to pay …" asks
+    /// about paying.
+    pub question: bool,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
+    /// The terms of the words it writes as names: with a capital first letter and small letters after it,
+    /// inside a sentence ("the *Met Museum*", "the *Wikipedia* article"; not its first word, "I", or a day
+    /// or month). A server whose name is ordinary words is named by them (`Guard::new`).
+    pub proper: Vec<TermId>,
     /// Those of `named_servers` it names where it acts (not only reads), each with that action's family: in
     /// the clause of an action that is not reading ("merge the *gitlab* merge request"; not "pull revenue
     /// from *snowflake* and chart it"). The clause of an action runs from its verb to the next verb; words
@@ -403,7 +489,8 @@ impl Analysis {
             all_actions.iter().any(|a| table.name(a.family) == "update" && by_verb_among(a, &AMBIGUOUS_UPDATES));
         let entity_kinds = crate::entities::in_request(text);
         // A request that names a connected service too is about that one (a DHL mail in my Gmail).
-        let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles);
+        let opens_unknown = crate::actions::opens_with_unknown_verb(table, &masked);
+        let acted_on = acted_on(&named_servers, &all_actions, &raw, profiles, opens_unknown);
         let read_from = read_from(&named_servers, &all_actions, &raw, profiles);
         let table = crate::services::services();
         let services = table.named_in(text);
@@ -436,7 +523,9 @@ impl Analysis {
                 && !raw.iter().any(|w| JOINERS.contains(&w.as_str()))
                 && !JOINERS.iter().any(|j| !j.is_ascii() && text.contains(j)),
             denied,
+            question,
             named_servers,
+            proper: proper_terms(text, profiles),
             acted_on,
             read_from,
             services,
@@ -484,6 +573,8 @@ mod tests {
         assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
         assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
+        assert_eq!(object("enroll me in clinical trial NCT05"), ["clinical", "trial", "nct05"], "the person is moved");
+        assert_eq!(object("show me the logs"), ["me", "logs"]);
         assert_eq!(object("update the slack user profile of maya"), ["slack", "user", "profile", "of", "maya"]);
         assert_eq!(object("delete the list of users"), ["list", "of", "users"]);
         assert_eq!(
@@ -585,6 +676,29 @@ mod tests {
     }
 
     #[test]
+    fn a_name_is_a_word_written_with_a_capital_inside_a_sentence() {
+        assert_eq!(proper_words("Reserve two tickets to the Met Museum for Saturday."), ["Met", "Museum"]);
+        assert_eq!(
+            proper_words("Fix the typo in the Wikipedia article. Then I rest"),
+            ["Wikipedia"],
+            "not a first word"
+        );
+        assert!(
+            proper_words("stage everything, commit it and push to GITHUB on Monday").is_empty(),
+            "no name, day or shout"
+        );
+        assert!(proper_words("- Search the web: Python docs").is_empty(), "a sentence starts after a bullet or colon");
+    }
+
+    #[test]
+    fn a_source_is_what_comes_after_based_on_or_according_to() {
+        let words = request_words("make a mind map based on the Wikipedia article, according to Bob");
+        let at = |w: &str| words.iter().position(|x| x == w).expect("word");
+        assert!(drawn_from(&words, at("wikipedia")) && drawn_from(&words, at("bob")));
+        assert!(!drawn_from(&words, at("map")) && !drawn_from(&words, at("article")));
+    }
+
+    #[test]
     fn a_hyphenated_word_is_also_read_whole() {
         assert_eq!(hyphen_joined("delete the to-do item 'buy milk'"), ["todo"]);
         assert_eq!(hyphen_joined("send an e-mail, then a follow-up."), ["email", "followup"]);
@@ -641,7 +755,8 @@ mod tests {
         }
         let acted = |text: &str| {
             let actions = request_actions(families(), text);
-            let acted = acted_on(&[0, 1, 2], &actions, &request_words(text), &p);
+            let opens_unknown = crate::actions::opens_with_unknown_verb(families(), text);
+            let acted = acted_on(&[0, 1, 2], &actions, &request_words(text), &p, opens_unknown);
             acted.into_iter().map(|(n, f)| (n, families().name(f))).collect::<Vec<_>>()
         };
         assert!(acted("pull last month's revenue by region from snowflake and chart it").is_empty(), "read there");
@@ -652,6 +767,12 @@ mod tests {
             "sentry is read"
         );
         assert_eq!(acted("in gitlab, close issue 4"), [(1, "close")], "before the first verb: the first verb's");
+        assert_eq!(
+            acted("grab the sentry issue and open a gitlab issue"),
+            [(1, "open")],
+            "after a verb the table does not know: that verb's"
+        );
+        assert_eq!(acted("sentry issue 4: open a gitlab issue"), [(1, "open"), (2, "open")], "no verb before");
         assert!(acted("what is in snowflake").is_empty(), "no action: nothing acted on");
         let read = |text: &str| read_from(&[0, 1, 2], &request_actions(families(), text), &request_words(text), &p);
         assert_eq!(read("pull the details of sentry issue 991 and open a gitlab issue"), [2]);

@@ -106,7 +106,10 @@ pub(crate) enum Bar {
 ///   with every action of the request, or (b) the tool deletes something the request does not mention
 ///   ("delete the project" is not `delete_task`). For (a) and (b), a tool whose name shows no action, or
 ///   that runs whatever it is given (`ToolProfile::runs_given`: `execute_sql`;
-///   not `run_container`), is not barred; or
+///   not `run_container`), is not barred — unless its name, an identifier, shows no action and its
+///   description opens by reading, not converting, in conflict with every action asked (`exchange_rate`,
+///   "Retrieves exchange rates …", for "transfer 300 EUR … at today's rate"; not for a question, "how much
+///   sales tax do I have to pay …"); or
 /// - every action the request shows acts, another candidate tool of `server` names a word of what the
 ///   request acts on as its own object, and the tool acts (its name shows an action, not `run`) on
 ///   something whose words the request never uses, and its name and description never use that word
@@ -284,9 +287,10 @@ const ANY_THING: [&str; 8] = ["object", "item", "record", "entry", "resource", "
 const ENDS: [&str; 7] = ["close", "stop", "archive", "ban", "lock", "unlock", "logout"];
 
 /// Pairs of families that undo each other: a tool of one does not serve a request for the other ("suspend
-/// the user" → `unsuspend_user`). Making and deleting are the irreversible rule's to judge.
-const OPPOSITES: [(&str, &str); 7] = [
+/// the user" → `unsuspend_user`, "combine these PDFs into one" → `pdf_splitter`). Making and deleting are the irreversible rule's to judge.
+const OPPOSITES: [(&str, &str); 8] = [
     ("start", "stop"),
+    ("merge", "split"),
     ("resume", "stop"),
     ("lock", "unlock"),
     ("ban", "unlock"),
@@ -308,13 +312,15 @@ impl<'a> Guard<'a> {
         };
         // Nor does a server whose name is ordinary words ("everything", "monday", "phone"): in a request they
         // are more often the words than the server ("stage everything, commit …", "the email I queued for
-        // monday", "a push notification to my phone").
+        // monday", "a push notification to my phone"), unless the request writes them as a name ("tickets
+        // to the Met Museum": `Analysis::proper`).
         let counts = |n: &usize| {
             let named = &profiles.servers[*n];
             let by_service = !named.service.is_empty()
                 && named.service.iter().all(|w| request.known.contains(w))
                 && named.service.iter().any(names);
-            !named.ordinary && (by_service || named.aliases.iter().any(names))
+            let proper = !named.service.is_empty() && named.service.iter().all(|w| request.proper.contains(w));
+            (!named.ordinary || proper) && (by_service || named.aliases.iter().any(names))
         };
         let acting: Vec<Family> = request.acted_on.iter().filter(|(n, _)| counts(n)).map(|&(_, f)| f).collect();
         let named: Vec<usize> =
@@ -580,6 +586,19 @@ impl<'a> Guard<'a> {
         }
         // A converter's name often shows no verb (`docx-to-markdown`): judged before that is asked.
         if self.converts_the_other_way(t) {
+            return true;
+        }
+        // A name, an identifier, that shows no action says what it does in its description's opening verb:
+        // "transfer 300 EUR … at today's rate" is not served by `exchange_rate`, "Retrieves exchange rates …".
+        // A question asks about the action ("how much sales tax do I have to pay …"): not this rule's.
+        let reads = |f: Family| table.class(f) == EffectClass::Read && table.name(f) != "convert";
+        if !self.irreversible.is_empty()
+            && !request.question
+            && t.actions.is_empty()
+            && t.identifier
+            && t.described
+                .is_some_and(|f| reads(f) && table.agreement_of_sets(&request.families, &[f]) == Agreement::Conflict)
+        {
             return true;
         }
         if t.actions.is_empty() || t.runs_given {
@@ -1027,6 +1046,9 @@ mod tests {
         assert!(guards(&request(&["create"], &[1, 11], &[0]), &p, 1, 1), "a brand would be named");
         p.servers[0].ordinary = true;
         assert!(!guards(&request(&["create"], &[1, 11], &[0]), &p, 1, 1));
+        // "… commit it with Everything": written as a name, it names the server.
+        let proper = Analysis { proper: vec![1], ..request(&["create"], &[1, 11], &[0]) };
+        assert!(guards(&proper, &p, 1, 1), "written as a name");
     }
 
     #[test]
@@ -1142,7 +1164,7 @@ mod tests {
     #[test]
     fn an_irreversible_request_is_not_served_by_another_action_or_by_deleting_another_thing() {
         // Terms: 1 stripe, 2 todoist, 10 invoice, 11 task, 12 project, 13 subscription.
-        let p = catalog(&[
+        let mut p = catalog(&[
             (1, &[(&["close"], &[10], &[]), (&["cancel"], &[10], &[]), (&["cancel"], &[13], &[])]),
             (2, &[(&["delete"], &[11], &[]), (&["run"], &[], &[]), (&[], &[12], &[])]),
         ]);
@@ -1162,6 +1184,13 @@ mod tests {
         // A tool that runs what it is given, or whose name shows no action: left to the decision.
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 4, 1));
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1));
+        // … unless its description opens by reading: "Retrieves …" does not delete.
+        p.tools[5].described = Some(family("get"));
+        assert!(guards(&request(&["delete"], &[12], &[]), &p, 5, 1));
+        let question = Analysis { question: true, ..request(&["delete"], &[12], &[]) };
+        assert!(!guards(&question, &p, 5, 1), "a question asks about deleting");
+        p.tools[5].described = Some(family("convert"));
+        assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1), "a converter makes something");
     }
 
     #[test]
@@ -1619,6 +1648,7 @@ mod tests {
                 (&["start"], &[10], &[]),
                 (&["subscribe"], &[11], &[]),
                 (&["delete"], &[10], &[]),
+                (&["split"], &[11], &[]),
             ],
         )]);
         // "suspend okta user jdoe" → unsuspend_user; suspend_user is what was asked.
@@ -1628,6 +1658,8 @@ mod tests {
         assert!(!guards(&suspend, &p, 1, 0));
         // "unsubscribe me from the list" → subscribe_list.
         assert!(guards(&request(&["unsubscribe"], &[11], &[]), &p, 3, 0));
+        // "combine these PDFs into one" → pdf_splitter.
+        assert!(guards(&request(&["merge"], &[11], &[]), &p, 5, 0));
         // A request that asks for both ("stop the old one and start a new one"): starting is asked too.
         assert!(!guards(&request(&["stop", "start"], &[10], &[]), &p, 2, 0));
         // Another action, not the opposite, is the other rules' to judge.

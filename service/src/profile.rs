@@ -449,8 +449,8 @@ fn alias_names(name: &str, service_words: usize) -> Vec<String> {
 }
 
 /// Whether the server name `name` is made of ordinary words: each word of it (noise aside) is a whole
-/// word the model knows, none names a service of the table, and it is not one word with a capital inside
-/// (`GitHub`, `YouTube`).
+/// word the model knows, none names a service of the table, it is not one word with a capital inside
+/// (`GitHub`, `YouTube`), and it is not a domain name (`Data.gov`, `booking.com`).
 fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
     let table = crate::services::services();
     let split = split_name(name);
@@ -458,8 +458,18 @@ fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
     let kept: Vec<&String> = all.iter().filter(|w| !terms(w).iter().all(|t| NOISE.contains(&t.as_str()))).collect();
     !kept.is_empty()
         && joined_name(name).is_none()
+        && !domain_name(name)
         && !table.names_service(name)
         && kept.iter().all(|w| known_words.contains(w.as_str()) && !table.names_service(w))
+}
+
+/// Whether `name` has a word that is a domain name: letters, a dot, and letters (`Data.gov`, `booking.com`).
+fn domain_name(name: &str) -> bool {
+    name.split_whitespace().any(|w| {
+        let parts: Vec<&str> = w.split('.').collect();
+        parts.len() > 1
+            && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+    })
 }
 
 /// `GitHub` → `github`: a server name of one word with a capital inside it, lowercased whole (`None` for
@@ -496,8 +506,10 @@ fn params_text(schema: Option<&Value>) -> String {
 
 /// Agent nouns of tool names and the verbs they stand for. Only these: most "-er" words of tool names
 /// are things ("player", "poster", "order", "user", "monitor", "manager"), not what the tool does.
-const AGENT_NOUNS: [(&str, &str); 20] = [
+const AGENT_NOUNS: [(&str, &str); 22] = [
     ("searcher", "search"),
+    ("splitter", "split"),
+    ("merger", "merge"),
     ("getter", "get"),
     ("fetcher", "fetch"),
     ("finder", "find"),
@@ -671,6 +683,7 @@ mod tests {
         assert_eq!(shows("trial_searcher"), [("search", 1)], "an agent noun does what its verb says");
         assert_eq!(shows("netlify-project-services-updater"), [("update", 3)]);
         assert_eq!(shows("get_player_stats"), [("get", 0)], "a player is a thing");
+        assert_eq!(shows("pdf_splitter"), [("split", 1)]);
         let mut p = Profiles::default();
         let words = name_words("trial_searcher");
         let actions = method_actions(families(), "trial_searcher", &refs(&words));
@@ -738,8 +751,10 @@ mod tests {
 
     #[test]
     fn a_name_of_ordinary_words_is_told_from_a_brand() {
-        let known: HashSet<String> =
-            ["everything", "monday", "phone", "slack", "stripe", "weather"].into_iter().map(String::from).collect();
+        let known: HashSet<String> = ["everything", "monday", "phone", "slack", "stripe", "weather", "data", "gov"]
+            .into_iter()
+            .map(String::from)
+            .collect();
         assert!(ordinary_name("everything", &known));
         assert!(ordinary_name("monday-mcp", &known), "noise words aside");
         assert!(ordinary_name("Phone MCP Server", &known));
@@ -748,6 +763,8 @@ mod tests {
         assert!(!ordinary_name("stripe-agent", &known), "a service of the table inside the name");
         assert!(!ordinary_name("PhoneBook", &known), "one word with a capital inside: a brand");
         assert!(!ordinary_name("mcp-server", &known), "nothing but noise");
+        assert!(!ordinary_name("Data.gov MCP Server", &known), "a domain name");
+        assert!(ordinary_name("Data MCP Server", &known));
     }
 
     #[test]

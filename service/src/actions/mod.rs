@@ -497,20 +497,40 @@ const NOT_ASKING: [&str; 22] = [
 /// actions are then not all the request asks for.
 pub(crate) fn unknown_verb(table: &Families, text: &str) -> bool {
     clauses(text).iter().any(|w| {
-        let refs: Vec<&str> = w.iter().map(String::as_str).collect();
-        let known: Vec<usize> = table.actions(&refs).iter().map(|a| a.at).collect();
-        (0..refs.len().saturating_sub(1)).any(|i| {
-            let word = refs[i];
-            (i == 0 || VERB_LEADS.contains(&refs[i - 1]))
-                && !known.contains(&i)
-                && !VERB_LEADS.contains(&word)
-                && !NOT_ASKING.contains(&word)
-                && !DETERMINERS.contains(&word)
-                && word.len() >= 2
-                && word.chars().all(|c| c.is_ascii_alphabetic())
-                && DETERMINERS.contains(&refs[i + 1])
-        })
+        let (refs, known) = clause_verbs(table, w);
+        (0..refs.len().saturating_sub(1)).any(|i| unknown_verb_at(&refs, &known, i))
     })
+}
+
+/// Whether the request `text` opens with a verb the table does not know ("*grab* the Wikipedia summary of
+/// … and put it into a Word document"): what it names before its first known verb is not that verb's.
+pub(crate) fn opens_with_unknown_verb(table: &Families, text: &str) -> bool {
+    clauses(text).first().is_some_and(|w| {
+        let (refs, known) = clause_verbs(table, w);
+        unknown_verb_at(&refs, &known, 0)
+    })
+}
+
+/// A clause's words, and the positions of the verbs the table knows among them.
+fn clause_verbs<'w>(table: &Families, words: &'w [String]) -> (Vec<&'w str>, Vec<usize>) {
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    let known = table.actions(&refs).iter().map(|a| a.at).collect();
+    (refs, known)
+}
+
+/// Whether the word at `i` of a clause's words `refs` is a verb the table does not know (`known`: the
+/// positions of those it knows): it opens the clause, or follows a word that leads a verb, and a
+/// determiner follows it.
+fn unknown_verb_at(refs: &[&str], known: &[usize], i: usize) -> bool {
+    let Some(&word) = refs.get(i) else { return false };
+    (i == 0 || VERB_LEADS.contains(&refs[i - 1]))
+        && !known.contains(&i)
+        && !VERB_LEADS.contains(&word)
+        && !NOT_ASKING.contains(&word)
+        && !DETERMINERS.contains(&word)
+        && word.len() >= 2
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && refs.get(i + 1).is_some_and(|next| DETERMINERS.contains(next))
 }
 
 /// The first word of each clause of a request (as `request_words` reads them): "in LaunchDarkly, *which* repos
