@@ -34,6 +34,10 @@ fn hyphen_joined(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Verbs that open a request for writing the agent does itself: a story, a joke, an essay, a letter, a
+/// program. No tool is needed for it unless one is named for what is written (`Analysis::composes`).
+const COMPOSING: [&str; 6] = ["write", "compose", "imagine", "pretend", "rewrite", "paraphrase"];
+
 /// Words English writes with a capital though they name no one thing.
 const CALENDAR: [&str; 19] = [
     "monday",
@@ -370,6 +374,10 @@ pub(crate) struct Analysis {
     /// A clause of it opens as a question (`QUESTIONS`): "how much sales tax do I have to pay …" asks
     /// about paying.
     pub question: bool,
+    /// It asks for writing the agent does itself (`COMPOSING`): it opens with "write", "imagine", "pretend"
+    /// … and names no service, path, address, URL or place to put it ("write a joke about fruit"; not "write
+    /// a memo as a Word doc (/root/word/memo.docx)" or "write it to notes.md").
+    pub composes: bool,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
     /// The terms of the words it writes as names: with a capital first letter and small letters after it,
@@ -450,7 +458,7 @@ impl Analysis {
         let unquoted = |at: &std::ops::Range<usize>| -> Vec<String> {
             at.clone().filter(|&i| masked_words.get(i) == raw.get(i)).map(|i| raw[i].clone()).collect()
         };
-        let destination_words = making.iter().flat_map(|at| destination_of(&unquoted(at))).collect();
+        let destination_words: Vec<String> = making.iter().flat_map(|at| destination_of(&unquoted(at))).collect();
         let removing: Vec<std::ops::Range<usize>> =
             all_actions.iter().filter(|a| table.name(a.family) == "delete").map(&after_at).collect();
         let removed_words = removing.iter().flat_map(|at| object_of(&raw[at.clone()])).collect();
@@ -502,6 +510,12 @@ impl Analysis {
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
         let mut denied = crate::actions::denied_actions(families(), &masked);
         denied.retain(|f| !families_seen.contains(f));
+        let composes = !foreign
+            && raw.first().is_some_and(|w| COMPOSING.contains(&w.as_str()))
+            && entity_kinds == 0
+            && named_servers.is_empty()
+            && services.is_empty()
+            && destination_words.is_empty();
         Analysis {
             content,
             known,
@@ -524,6 +538,7 @@ impl Analysis {
                 && !JOINERS.iter().any(|j| !j.is_ascii() && text.contains(j)),
             denied,
             question,
+            composes,
             named_servers,
             proper: proper_terms(text, profiles),
             acted_on,
@@ -696,6 +711,19 @@ mod tests {
         let at = |w: &str| words.iter().position(|x| x == w).expect("word");
         assert!(drawn_from(&words, at("wikipedia")) && drawn_from(&words, at("bob")));
         assert!(!drawn_from(&words, at("map")) && !drawn_from(&words, at("article")));
+    }
+
+    #[test]
+    fn writing_the_agent_does_itself_is_told_from_writing_somewhere() {
+        let composes = |text: &str| Analysis::new(text, &Profiles::default()).composes;
+        assert!(composes("Write a joke about fruit."));
+        assert!(composes("Imagine you are a time traveler from the year 3000."));
+        assert!(composes("write a 5-star review for Trattoria Roma"));
+        assert!(!composes("Write me a memo as a Word doc (/root/word/memo.docx)"), "a path");
+        assert!(!composes("write the summary to the notes page"), "a place to put it");
+        assert!(!composes("write a reply on Slack"), "a service");
+        assert!(!composes("Schreib mir ein Gedicht"), "not read in another language");
+        assert!(!composes("can you write a poem"), "only as the request's first word");
     }
 
     #[test]

@@ -424,10 +424,25 @@ impl Engine {
             by_fused: self.config.order_by_fused,
         };
         let order = arrange(&candidates, &prepared.slots, &arranging);
+        let whole = &prepared.analyses[0];
+        // A request for writing is served only by a tool named for what it writes, among those it would
+        // deliver ("write a haiku" → `haiku_generator`).
+        let composes = whole.composes && {
+            let written: Vec<_> = whole
+                .object_words
+                .iter()
+                .flat_map(|w| toolscout_indexer::terms(w))
+                .filter_map(|t| live.profiles.id(&t))
+                .collect();
+            let named_for =
+                |c: &usize| written.iter().any(|w| live.profiles.tools[candidates[*c].tool].name.contains(w));
+            !order.iter().take(prepared.limit).any(named_for)
+        };
         let request = Request {
             named: prepared.named.len(),
-            missing_service: !prepared.analyses[0].missing_services.is_empty(),
+            missing_service: !whole.missing_services.is_empty(),
             foreign: prepared.foreign,
+            composes,
         };
         let verdict = decide(&candidates, &order, request, &live.decision, prepared.limit, self.config.overshadow);
         let hit = |c: usize| {

@@ -33,6 +33,9 @@ pub(crate) struct Request {
     pub missing_service: bool,
     /// It is not written in English (`language.rs`): judged by the foreign request cut.
     pub foreign: bool,
+    /// It asks for writing the agent does itself (`Analysis::composes`), and no tool among the first
+    /// `limit` of the order is named for what it writes: nothing here serves it.
+    pub composes: bool,
 }
 
 /// Decides over `candidates` arranged in `order`. A request is also not found when its best candidate
@@ -46,7 +49,7 @@ pub(crate) fn decide(
     limit: usize,
     overshadow: f32,
 ) -> Verdict {
-    let Request { named, missing_service, foreign } = request;
+    let Request { named, missing_service, foreign, composes } = request;
     // What the guard bars counts for nothing here (`Candidate::cleared`).
     let best = candidates.iter().map(Candidate::cleared).fold(f32::MIN, f32::max);
     // A request for a service the catalog never mentions is not served by another service's look-alike.
@@ -66,7 +69,11 @@ pub(crate) fn decide(
         .filter(|&c| !best_fits && !candidates[c].barred_quietly && best < overshadow * candidates[c].confidence());
     let overshadowed = overshadowed_by.is_some();
     let found = named > 0
-        || (!missing_service && !candidates.is_empty() && best >= decision.request_cut_for(foreign) && !overshadowed);
+        || (!missing_service
+            && !composes
+            && !candidates.is_empty()
+            && best >= decision.request_cut_for(foreign)
+            && !overshadowed);
     if !found {
         let closest = order.iter().copied().take(CLOSEST).collect();
         return Verdict {
@@ -127,6 +134,13 @@ fn specific_reason(
     named_service: Option<&str>,
 ) -> Option<String> {
     let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
+    if request.composes {
+        return Some(format!(
+            "the request asks for writing that needs no tool ({}), and no tool here is named for it; closest: {}",
+            request.object_words.join(" "),
+            if listed.is_empty() { "none".into() } else { listed }
+        ));
+    }
     if !request.missing_services.is_empty() {
         let table = crate::services::services();
         let missing: Vec<&str> = request.missing_services.iter().map(|&s| table.name(s)).collect();
@@ -238,6 +252,11 @@ mod tests {
         // Nothing barred: the best is its own measure.
         let clear = [candidate(0, 0.9, false), candidate(1, 0.1, false)];
         assert!(decide(&clear, &[0, 1], Request::default(), &decision, 5, 0.7).found);
+        // A request for writing no candidate is named for: nothing serves it, however close.
+        let composes = Request { composes: true, ..Request::default() };
+        let verdict = decide(&clear, &[0, 1], composes, &decision, 5, 0.7);
+        assert!(!verdict.found && verdict.delivered.is_empty());
+        assert_eq!(verdict.closest, [0, 1], "offered as closest");
         // A tool named by the request is found whatever the rest.
         let named = Request { named: 1, ..Request::default() };
         assert!(decide(&weak, &[0, 1], named, &decision, 5, 0.7).found);
