@@ -168,13 +168,13 @@ fn named_in_clauses(
     from: usize,
 ) -> Vec<(usize, Family)> {
     let Some(first) = actions.first() else { return Vec::new() };
+    let get = families().by_name("get");
     let mut out = Vec::new();
     for &n in named {
         for (i, w) in words.iter().enumerate().skip(from) {
             let action = actions.iter().rev().find(|a| a.at <= i).unwrap_or(first);
             // "make a mind map … based on Wikipedia": a source is read, whatever the clause does.
-            let family =
-                if drawn_from(words, i) { families().by_name("get").unwrap_or(action.family) } else { action.family };
+            let family = if drawn_from(words, i) { get.unwrap_or(action.family) } else { action.family };
             if names_server(w, n, profiles) && !out.contains(&(n, family)) {
                 out.push((n, family));
             }

@@ -262,6 +262,16 @@ pub(crate) struct Guard<'a> {
     any_thing: Vec<TermId>,
 }
 
+/// The reading action of a tool whose name, an identifier, shows no action and whose description opens by
+/// reading, not converting (`collection-indexes`, "Describe the indexes …"; not `docx-to-markdown`: a
+/// converter makes a new document).
+fn described_reading(t: &crate::profile::ToolProfile) -> Option<Family> {
+    let table = families();
+    t.described.filter(|&f| {
+        t.actions.is_empty() && t.identifier && table.class(f) == EffectClass::Read && table.name(f) != "convert"
+    })
+}
+
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
 struct Thing {
     /// The last word before any "of": "group" of "a ZPA segment group", "build" of "a build of pipeline web".
@@ -548,9 +558,7 @@ impl<'a> Guard<'a> {
         let table = families();
         let reads = |f: &Family| table.class(*f) == EffectClass::Read;
         (!t.actions.is_empty() && t.actions.iter().all(reads) && t.described.is_none_or(|f| reads(&f)))
-            || (t.actions.is_empty()
-                && t.identifier
-                && t.described.is_some_and(|f| reads(&f) && table.name(f) != "convert"))
+            || described_reading(t).is_some()
     }
 
     /// Whether the tool must not be delivered by a rule that marks it as the near miss of what is asked:
@@ -591,13 +599,10 @@ impl<'a> Guard<'a> {
         // A name, an identifier, that shows no action says what it does in its description's opening verb:
         // "transfer 300 EUR … at today's rate" is not served by `exchange_rate`, "Retrieves exchange rates …".
         // A question asks about the action ("how much sales tax do I have to pay …"): not this rule's.
-        let reads = |f: Family| table.class(f) == EffectClass::Read && table.name(f) != "convert";
         if !self.irreversible.is_empty()
             && !request.question
-            && t.actions.is_empty()
-            && t.identifier
-            && t.described
-                .is_some_and(|f| reads(f) && table.agreement_of_sets(&request.families, &[f]) == Agreement::Conflict)
+            && described_reading(t)
+                .is_some_and(|f| table.agreement_of_sets(&request.families, &[f]) == Agreement::Conflict)
         {
             return true;
         }
