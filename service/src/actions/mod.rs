@@ -589,12 +589,34 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
         .map(|clause| {
             let kept: String = clause
                 .split_whitespace()
-                .filter(|t| !(t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=')))
+                .filter_map(|t| {
+                    if verbs_joined(t) {
+                        Some(t.replace('/', " and "))
+                    } else if t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=') {
+                        None
+                    } else {
+                        Some(t.to_string())
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" ");
             words(&kept)
         })
         .collect()
+}
+
+/// Whether `token` is verbs the table knows joined by slashes ("close/delete", "close/resolve"): a request
+/// that offers either, read as "close and delete" (either is asked). Other tokens with a slash are
+/// addresses, paths or repositories.
+fn verbs_joined(token: &str) -> bool {
+    let parts: Vec<&str> = token.split('/').collect();
+    parts.len() > 1
+        && parts.iter().all(|p| {
+            let p = p.to_lowercase();
+            !p.is_empty()
+                && p.chars().all(|c| c.is_ascii_alphabetic())
+                && families().actions(&[p.as_str()]).first().is_some_and(|a| a.len == 1)
+        })
 }
 
 /// The words of a text, lowercased, split on anything that is not a letter, digit or apostrophe (a
@@ -804,6 +826,9 @@ mod tests {
         check("annulla l'ordine 42", &["cancel"]);
         // An address's scheme is no word of the request, and its colon ends no clause.
         assert_eq!(request_words("fetch the text of https://www.rust-lang.org/learn"), ["fetch", "the", "text", "of"]);
+        // Verbs joined by a slash offer either; a repository or a path stays out.
+        check("close/delete the trello board 'Hackathon 2023'", &["close", "delete"]);
+        assert_eq!(request_words("star acme/deploy and/or ~/code"), ["star"]);
     }
 
     #[test]
