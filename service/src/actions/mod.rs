@@ -590,12 +590,12 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
             let kept: String = clause
                 .split_whitespace()
                 .filter_map(|t| {
-                    if verbs_joined(t) {
-                        Some(t.replace('/', " and "))
+                    if t.contains('/') && verbs_joined(t) {
+                        Some(std::borrow::Cow::Owned(t.replace('/', " and ")))
                     } else if t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=') {
                         None
                     } else {
-                        Some(t.to_string())
+                        Some(std::borrow::Cow::Borrowed(t))
                     }
                 })
                 .collect::<Vec<_>>()
@@ -609,9 +609,8 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
 /// that offers either, read as "close and delete" (either is asked). Other tokens with a slash are
 /// addresses, paths or repositories.
 fn verbs_joined(token: &str) -> bool {
-    let parts: Vec<&str> = token.split('/').collect();
-    parts.len() > 1
-        && parts.iter().all(|p| {
+    token.contains('/')
+        && token.split('/').all(|p| {
             let p = p.to_lowercase();
             !p.is_empty()
                 && p.chars().all(|c| c.is_ascii_alphabetic())
