@@ -379,8 +379,12 @@ impl Profiles {
 
     /// `text` with each word the catalog never uses replaced by the catalog word closest to it in spelling
     /// (one edit, for words of five letters or more), when there is one; `None` when nothing changed.
-    /// "serch wikipeda" becomes "search wikipedia".
+    /// "serch wikipeda" becomes "search wikipedia". A request in another language is left as it is: its
+    /// words are not misspellings of the catalog's ("demain" is not "domain").
     pub(crate) fn respell(&self, text: &str) -> Option<String> {
+        if crate::language::foreign(text) {
+            return None;
+        }
         crate::expand::replace_words(text, |c| c.is_ascii_alphabetic(), |word| self.correction(word))
     }
 
@@ -747,6 +751,14 @@ mod tests {
         assert_eq!(p.respell("saying hello"), None, "a word of the language stands");
         assert_eq!(p.respell("Saying hello, serch").as_deref(), Some("Saying hello, search"), "a typo is still fixed");
         assert_eq!(p.respell("call 'transfer_fands' now"), None, "an identifier is left alone");
+    }
+
+    #[test]
+    fn a_request_in_another_language_is_not_respelled() {
+        let words = [("domain", 4), ("temperature", 2)].into_iter().map(|(w, n)| (w.to_string(), n)).collect();
+        let p = Profiles { words, ..Profiles::default() };
+        assert_eq!(p.respell("look up the doman"), Some("look up the domain".to_string()), "English: a typo");
+        assert_eq!(p.respell("Quel temps fait-il à Lyon, et est-ce qu'il va pleuvoir demain ?"), None);
     }
 
     #[test]
