@@ -375,8 +375,9 @@ pub(crate) struct Analysis {
     /// about paying.
     pub question: bool,
     /// It asks for writing the agent does itself (`COMPOSING`): it opens with "write", "imagine", "pretend"
-    /// … and names no service, path, address, URL or place to put it ("write a joke about fruit"; not "write
-    /// a memo as a Word doc (/root/word/memo.docx)" or "write it to notes.md").
+    /// …, or its first verb is one of them and it is no question ("… Write a script for my next show"),
+    /// and it names no service, path, address, URL or place to put it ("write a joke about fruit"; not
+    /// "write a memo as a Word doc (/root/word/memo.docx)" or "write it to notes.md").
     pub composes: bool,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
@@ -511,7 +512,8 @@ impl Analysis {
         let mut denied = crate::actions::denied_actions(families(), &masked);
         denied.retain(|f| !families_seen.contains(f));
         let composes = !foreign
-            && raw.first().is_some_and(|w| COMPOSING.contains(&w.as_str()))
+            && (raw.first().is_some_and(|w| COMPOSING.contains(&w.as_str()))
+                || (!question && action.as_ref().is_some_and(|a| COMPOSING.contains(&a.verb.as_str()))))
             && entity_kinds == 0
             && named_servers.is_empty()
             && services.is_empty()
@@ -723,7 +725,12 @@ mod tests {
         assert!(!composes("write the summary to the notes page"), "a place to put it");
         assert!(!composes("write a reply on Slack"), "a service");
         assert!(!composes("Schreib mir ein Gedicht"), "not read in another language");
-        assert!(!composes("can you write a poem"), "only as the request's first word");
+        // Its first verb may come later: "I'm a youtuber …. Write a script for my next show", "Can you help me
+        // write her a birthday card …" — but not in a question about writing.
+        assert!(composes("I have a channel for kids. Write a script for my next show."));
+        assert!(composes("can you write a poem"));
+        assert!(!composes("How do I write a 3D program using the CreatiCode Scratch extensions?"), "a question");
+        assert!(!composes("search the web and write a summary"), "another verb first");
     }
 
     #[test]
