@@ -258,7 +258,7 @@ pub(crate) struct Guard<'a> {
     /// head by name (GitHub's `create_pull_request` for "create a merge request on GitLab"): the catalog
     /// tells that kind of thing apart.
     kind_done: bool,
-    /// The terms of `ANY_THING`, read when `kind_done` (else empty).
+    /// The terms of `ANY_THING` the catalog has.
     any_thing: Vec<TermId>,
 }
 
@@ -439,7 +439,7 @@ impl<'a> Guard<'a> {
                     t.head == Some(thing.head) && t.actions == request.families
                 })
             });
-        let any_thing = if kind_done { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
+        let any_thing = ids(&ANY_THING.map(String::from));
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -648,7 +648,11 @@ impl<'a> Guard<'a> {
         // ("cancel sub_1Oz…", "buy 10 INFY"), and a tool's object read from its name is often a leftover
         // word (`place_order`: `place`).
         let deletes = t.actions.iter().any(|&a| self.irreversible.contains(&a) && table.name(a) == "delete");
-        let object_missed = !t.object.is_empty() && !t.object.iter().any(|o| request.known.contains(o));
+        // A tool for things of any kind (`ANY_THING`: `delete_resource` for "delete the configmap …") misses no
+        // object.
+        let object_missed = !t.object.is_empty()
+            && !t.object.iter().any(|o| request.known.contains(o))
+            && !t.head.is_some_and(|h| self.any_thing.contains(&h));
         // A request not written in English names its object in words the catalog does not know.
         deletes && object_missed && !request.foreign
     }
@@ -1196,6 +1200,11 @@ mod tests {
         assert!(!guards(&question, &p, 5, 1), "a question asks about deleting");
         p.tools[5].described = Some(family("convert"));
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1), "a converter makes something");
+        // "delete the configmap …" → `delete_resource`: a tool for things of any kind deletes this one too.
+        let resource = p.intern("resourc");
+        p.tools[3].object = vec![resource];
+        p.tools[3].head = Some(resource);
+        assert!(!guards(&request(&["delete"], &[12], &[]), &p, 3, 1));
     }
 
     #[test]
