@@ -453,7 +453,7 @@ fn alias_names(name: &str, service_words: usize) -> Vec<String> {
 }
 
 /// Whether the server name `name` is made of ordinary words: each word of it (noise aside) is a whole
-/// word the model knows, none names a service of the table, it is not one word with a capital inside
+/// word the model knows, none names a service of the table or a maker of several (`microsoft-learn`), it is not one word with a capital inside
 /// (`GitHub`, `YouTube`), and it is not a domain name (`Data.gov`, `booking.com`).
 fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
     let table = crate::services::services();
@@ -464,7 +464,7 @@ fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
         && joined_name(name).is_none()
         && !domain_name(name)
         && !table.names_service(name)
-        && kept.iter().all(|w| known_words.contains(w.as_str()) && !table.names_service(w))
+        && kept.iter().all(|w| known_words.contains(w.as_str()) && !table.names_service(w) && !table.is_maker(w))
 }
 
 /// Whether `name` has a word that is a domain name: letters, a dot, and letters (`Data.gov`, `booking.com`).
@@ -777,6 +777,10 @@ mod tests {
         assert!(!ordinary_name("mcp-server", &known), "nothing but noise");
         assert!(!ordinary_name("Data.gov MCP Server", &known), "a domain name");
         assert!(ordinary_name("Data MCP Server", &known));
+        let mut known = known;
+        known.extend(["microsoft", "learn"].map(String::from));
+        assert!(!ordinary_name("microsoft-learn", &known), "a maker of several services of the table");
+        assert!(ordinary_name("learn", &known));
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub(crate) struct Services {
     first_words: HashSet<String>,
     /// Most words in a name.
     longest: usize,
+    /// Makers' names: words that open the names of two or more services ("Google Calendar", "Google
+    /// Drive"; "Microsoft Teams", "Microsoft To Do").
+    makers: HashSet<String>,
 }
 
 /// The table (parsed once; a malformed table fails the unit test that parses it).
@@ -50,7 +53,14 @@ fn words_of(text: &str, camel: bool) -> Vec<String> {
 impl Services {
     /// Parses the table: `Name | other names`, `#` comments.
     fn parse(text: &str) -> Result<Services, String> {
-        let mut s = Services { names: Vec::new(), aliases: HashMap::new(), first_words: HashSet::new(), longest: 0 };
+        let mut s = Services {
+            names: Vec::new(),
+            aliases: HashMap::new(),
+            first_words: HashSet::new(),
+            longest: 0,
+            makers: HashSet::new(),
+        };
+        let mut opened: HashMap<String, usize> = HashMap::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
@@ -60,6 +70,9 @@ impl Services {
             let mut fields = line.split('|').map(str::trim);
             let name = fields.next().unwrap_or_default();
             s.names.push(name.to_string());
+            if let [first, _, ..] = words_of(name, false).as_slice() {
+                *opened.entry(first.clone()).or_default() += 1;
+            }
             for alias in std::iter::once(name).chain(fields) {
                 if alias.is_empty() {
                     return Err(format!("line {}: an empty name", n + 1));
@@ -82,7 +95,15 @@ impl Services {
                 }
             }
         }
+        s.makers = opened.into_iter().filter(|&(_, n)| n >= 2).map(|(w, _)| w).collect();
         Ok(s)
+    }
+
+    /// Whether `word` (lowercase) is a maker's name: it opens the names of two or more services ("google",
+    /// "microsoft"), so a server named with it is named by a brand, though the word alone is left out of the
+    /// table.
+    pub(crate) fn is_maker(&self, word: &str) -> bool {
+        self.makers.contains(word)
     }
 
     /// How many services the table has.
