@@ -258,7 +258,8 @@ pub(crate) struct Guard<'a> {
     /// head by name (GitHub's `create_pull_request` for "create a merge request on GitLab"): the catalog
     /// tells that kind of thing apart.
     kind_done: bool,
-    /// The terms of `ANY_THING` the catalog has.
+    /// The terms of `ANY_THING`, read when `kind_done` or the request asks for something irreversible (else
+    /// empty).
     any_thing: Vec<TermId>,
 }
 
@@ -352,7 +353,7 @@ impl<'a> Guard<'a> {
             (true, true) => table.by_name("get").into_iter().collect(),
             (true, false) => request.families.clone(),
         };
-        let irreversible =
+        let irreversible: Vec<Family> =
             request.families.iter().copied().filter(|&f| table.class(f) == EffectClass::Irreversible).collect();
         // Every service of the table the request names, as the terms of its name ("Outlook" in "make an
         // outlook rule: … to the Jira folder"): a tool that mentions one of them is about the request.
@@ -439,7 +440,9 @@ impl<'a> Guard<'a> {
                     t.head == Some(thing.head) && t.actions == request.families
                 })
             });
-        let any_thing = ids(&ANY_THING.map(String::from));
+        // Read by the rule for a kind the catalog tells apart and by the irreversible rule's deleted object.
+        let any_thing =
+            if kind_done || !irreversible.is_empty() { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates

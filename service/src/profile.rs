@@ -453,8 +453,9 @@ fn alias_names(name: &str, service_words: usize) -> Vec<String> {
 }
 
 /// Whether the server name `name` is made of ordinary words: each word of it (noise aside) is a whole
-/// word the model knows, none names a service of the table or a maker of several (`microsoft-learn`), it is not one word with a capital inside
-/// (`GitHub`, `YouTube`), and it is not a domain name (`Data.gov`, `booking.com`).
+/// word the model knows, none names a service of the table or a maker of several (`microsoft-learn`), it
+/// is not one word with a capital inside (`GitHub`, `YouTube`), and it is not a domain name (`Data.gov`,
+/// `booking.com`).
 fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
     let table = crate::services::services();
     let split = split_name(name);
