@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Validate the hand-written training/dev request sets data/eval/handdev-*.jsonl.
 
-These sets are written by hand, like the indep-*.jsonl test sets, but over catalogs that no test set uses. They are
-meant for fitting (e.g. the found/not-found decision), never for reporting test numbers.
+These sets are written by hand, like the indep-*.jsonl test sets. They are dev sets: tuned on, never reported as
+test numbers. handdev-live and handdev-mcpzero share a catalog with test sets; handdev-mcpzero was filtered
+against them (benches/eval/overlap.py).
 
 Standard library only. For each file it checks:
 
@@ -10,13 +11,16 @@ Standard library only. For each file it checks:
 - ids are unique strings (hc-... for handdev-crawl.jsonl), queries are non-empty and unique (case-folded);
 - kind agrees with the groups: none = no group, single = one, multi = two or more;
 - no group is empty, no group repeats a pair, and every pair is exactly {"server", "tool"};
-- source is handwritten-dev:positive for positive rows, and handwritten-dev:near-miss:<text> or
-  handwritten-dev:absent for none rows;
+- source is handwritten-dev:positive (handdev-save: handwritten-dev:save-to-path) for positive rows, and
+  handwritten-dev:near-miss:<text> or handwritten-dev:absent[:<text>] for none rows;
 - every (server, tool) pair exists in the catalog that goes with the file:
   - handdev-crawl.jsonl:  <shared>/mcp-crawl.json, servers as the importer names them (the entry's `name`;
     entries with ok false or without tools are skipped, as the importer skips them);
   - handdev-docker.jsonl: <shared>/data/docker-mcp-registry/servers_with_tools.jsonl (server = the row's
-    `server`, tools by `name` from the row's `tools` list).
+    `server`, tools by `name` from the row's `tools` list);
+  - handdev-save.jsonl: the crawl dump, as handdev-crawl;
+  - handdev-live.jsonl: <shared>/data/livemcpbench/tools.json (server = the entry's top-level `name`);
+  - handdev-mcpzero.jsonl: <shared>/data/mcp-zero-mcptools/mcp_tools.jsonl (server = the row's `name`).
 
 A handdev-*.jsonl file with no known catalog is an error. A missing file is reported and skipped (the sets are
 written separately), unless it is named with --file.
@@ -39,6 +43,8 @@ KEYS = {"id", "query", "relevant", "kind", "source"}
 SRC_POS = "handwritten-dev:positive"
 SRC_ABSENT = "handwritten-dev:absent"
 SRC_NEAR = "handwritten-dev:near-miss:"
+# handdev-save.jsonl: requests that save their result to a path (all positive).
+SRC_SAVE = "handwritten-dev:save-to-path"
 
 
 def crawl_catalog(shared):
@@ -66,10 +72,37 @@ def docker_catalog(shared):
     return pairs
 
 
+def live_catalog(shared):
+    """(server, tool) pairs of the LiveMCPBench catalog (server = the entry's top-level `name`)."""
+    with open(shared / "data/livemcpbench/tools.json", encoding="utf-8") as f:
+        data = json.load(f)
+    pairs = set()
+    for entry in data:
+        for inner in (entry.get("tools") or {}).values():
+            for tool in inner.get("tools") or []:
+                pairs.add((entry["name"], tool["name"]))
+    return pairs
+
+
+def mcpzero_catalog(shared):
+    """(server, tool) pairs of the MCP-Zero corpus (server = the row's `name`)."""
+    pairs = set()
+    with open(shared / "data/mcp-zero-mcptools/mcp_tools.jsonl", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                for tool in row.get("tools") or []:
+                    pairs.add((row["name"], tool["name"]))
+    return pairs
+
+
 # file name -> (required id prefix or None, catalog loader)
 CATALOGS = {
     "handdev-crawl.jsonl": ("hc", crawl_catalog),
     "handdev-docker.jsonl": (None, docker_catalog),
+    "handdev-save.jsonl": ("hs", crawl_catalog),
+    "handdev-live.jsonl": ("hl", live_catalog),
+    "handdev-mcpzero.jsonl": ("hz", mcpzero_catalog),
 }
 
 
@@ -120,10 +153,11 @@ def check_file(path, prefix, catalog, errors):
             errors.append(f"{where}: source must be a string")
         elif want == "none":
             near = source.startswith(SRC_NEAR) and source[len(SRC_NEAR):].strip()
-            if source != SRC_ABSENT and not near:
-                errors.append(f"{where}: none row needs source {SRC_NEAR}<text> or {SRC_ABSENT}")
-        elif source != SRC_POS:
-            errors.append(f"{where}: positive row needs source {SRC_POS}")
+            absent = source == SRC_ABSENT or (source.startswith(SRC_ABSENT + ":") and source[len(SRC_ABSENT) + 1:].strip())
+            if not absent and not near:
+                errors.append(f"{where}: none row needs source {SRC_NEAR}<text> or {SRC_ABSENT}[:<text>]")
+        elif source not in (SRC_POS, SRC_SAVE):
+            errors.append(f"{where}: positive row needs source {SRC_POS} (or {SRC_SAVE})")
         for g, group in enumerate(groups):
             if not isinstance(group, list) or not group:
                 errors.append(f"{where}: group {g} is empty or not a list")
