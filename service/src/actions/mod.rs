@@ -346,6 +346,52 @@ const IDIOMS: [(&[&str], &[&str]); 3] = [
     (&["take", "takes", "taking", "took"], &["care", "account"]),
 ];
 
+/// Verbs that say little themselves, each with the nouns it takes its action from: "*take* a screenshot of
+/// …", "*leave* a comment on …", "*make* the edit", "*place* an order". Only these pairs: a noun of the
+/// table's verbs means another act after another light verb ("leave a review" writes one, it does not
+/// analyze; "make a list" makes one, it does not list).
+#[rustfmt::skip]
+const LIGHT: [(&[&str], &[&str]); 5] = [
+    (&["take", "takes", "grab", "grabs"], &["screenshot", "screenshots", "snapshot", "backup", "copy", "look"]),
+    (&["leave", "leaves"], &["comment", "reply", "note"]),
+    (&["make", "makes"], &["edit", "edits", "change", "changes", "copy", "backup", "chart"]),
+    (&["place", "places"], &["order"]),
+    (&["do", "does", "perform", "performs", "run"], &["search", "lookup", "backup", "scan"]),
+];
+
+/// Words that may stand between a light verb and its noun: a determiner and at most one more word
+/// ("take *a full* backup", "leave *a quick* comment").
+const LIGHT_LEADS: [&str; 6] = ["a", "an", "the", "another", "my", "our"];
+
+/// Words that may follow a light verb's noun: it ends the phrase ("take a screenshot *of* …", "leave a
+/// comment *on* …"). Before another word the verb's form only qualifies a noun ("make an *onboarding*
+/// checklist", "place a *shipping* order").
+const AFTER_LIGHT_NOUN: [&str; 16] = [
+    "of", "on", "for", "to", "in", "at", "with", "from", "about", "and", "then", "into", "under", "please", "now", "so",
+];
+
+/// Where the light verb is whose noun is the action at `at` in `words` (a clause's words): a light verb
+/// and one of its nouns (`LIGHT`), a determiner (`LIGHT_LEADS`) and perhaps one more word between, the noun
+/// ending the phrase (`AFTER_LIGHT_NOUN`).
+fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
+    if words.get(at + 1).is_some_and(|next| !AFTER_LIGHT_NOUN.contains(next)) {
+        return None;
+    }
+    (2..=3).filter(|&back| back <= at).find_map(|back| {
+        let verb = at - back;
+        let pair = LIGHT.iter().any(|(verbs, nouns)| verbs.contains(&words[verb]) && nouns.contains(&words[at]));
+        (pair && LIGHT_LEADS.contains(&words[verb + 1])).then_some(verb)
+    })
+}
+
+/// Whether the light verb at `at` in `words` leads to a noun of the table's verbs (`light_verb_before`):
+/// the noun, not the light verb, is the action ("make the edit" edits; it does not create).
+fn leads_to_light_noun(table: &Families, words: &[&str], at: usize) -> bool {
+    LIGHT.iter().any(|(verbs, _)| verbs.contains(&words[at]))
+        && (at + 2..(at + 4).min(words.len()))
+            .any(|n| table.forms.contains_key(words[n]) && light_verb_before(words, n) == Some(at))
+}
+
 /// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`).
 fn idiom_at(words: &[&str], at: usize) -> bool {
     IDIOMS
@@ -414,12 +460,17 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
         // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
         let anywhere = a.verb.chars().any(unspaced_script) || table.foreign.contains(&a.verb);
+        // A noun after a light verb is where the action is: "take a screenshot", "make the edit".
+        let at = if anywhere { None } else { light_verb_before(refs, a.at) }.unwrap_or(a.at);
         let asked = if anywhere {
             !denied_at(refs, a.at)
+        } else if leads_to_light_noun(table, refs, a.at) {
+            // Its noun is the action ("make the edit").
+            false
         } else {
-            (a.at == 0 || VERB_LEADS.contains(&refs[a.at - 1]))
-                && !idiom_at(refs, a.at)
-                && !denied_at(refs, a.at)
+            (at == 0 || VERB_LEADS.contains(&refs[at - 1]))
+                && !idiom_at(refs, at)
+                && !denied_at(refs, at)
                 && !(a.len == 1 && done_at(refs, a.at, earlier))
         };
         if asked {
@@ -525,6 +576,7 @@ fn unknown_verb_at(refs: &[&str], known: &[usize], i: usize) -> bool {
     let Some(&word) = refs.get(i) else { return false };
     (i == 0 || VERB_LEADS.contains(&refs[i - 1]))
         && !known.contains(&i)
+        && !known.iter().any(|&k| light_verb_before(refs, k) == Some(i))
         && !VERB_LEADS.contains(&word)
         && !NOT_ASKING.contains(&word)
         && !DETERMINERS.contains(&word)
@@ -719,6 +771,16 @@ mod tests {
         check("upgrade the helm release api to chart 1.4", Some("update"));
         check("tell me the time in Tokyo", Some("get"));
         check("tell #deploys we shipped", Some("send"));
+        check("stage src/main.py and commit it", Some("store"));
+        check("tick off 'pay electricity bill' in todoist", Some("close"));
+        check("raise a ServiceNow incident: VPN down", Some("create"));
+        check("bump the price of the mug to $14", Some("update"));
+        check("pin the last message in the group", Some("subscribe"));
+        check("dig through my inbox for anything from dhl.com", Some("search"));
+        assert_eq!(family_of_tool("unpublish_entry").as_deref(), Some("revert"), "the opposite of publishing");
+        assert_eq!(family_of_tool("ignore_error_group").as_deref(), Some("reject"));
+        assert_eq!(family_of_tool("git_commit").as_deref(), Some("store"));
+        assert_eq!(family_of_tool("list_commits").as_deref(), Some("list"), "a later verb is a noun");
         check("weather in Paris tomorrow", None);
         let t = families();
         let f = |n: &str| t.by_name(n);
@@ -786,6 +848,17 @@ mod tests {
         check("Notion | Delete a block", &["delete"]);
         check("upsert these records into the index", &["store"]);
         check("write the result to out.txt", &["store"]);
+        // A light verb takes its action from the noun it leads to.
+        check("take a screenshot of https://news.ycombinator.com", &["screenshot"]);
+        check("leave a quick comment on the figma frame 'Checkout v2'", &["comment"]);
+        check("Just make the edit.", &["update"]);
+        check("place an order for 20 shares of AAPL", &["pay"]);
+        check("leave a review of the hotel on tripadvisor", &[]);
+        check("make a list of my repos", &["create"]);
+        check("make the logo bigger", &["create"]);
+        check("Make an onboarding checklist Word doc at /root/word/list.docx", &["create"]);
+        assert!(!unknown_verb(t, "take a full backup of the postgres analytics db"));
+        assert!(unknown_verb(t, "take the transcript of https://youtu.be/x and make anki cards"));
         // What someone did is not asked.
         check("restore the alfresco doc I deleted by mistake", &["revert"]);
         check("reactivate okta user 00uOld77 that we deactivated last month", &["resume"]);
