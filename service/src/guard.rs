@@ -581,7 +581,7 @@ impl<'a> Guard<'a> {
             let mentions = |id: &TermId| t.mentions(s, id);
             let mentioned = self.named.iter().any(|&n| {
                 let named = &profiles.servers[n];
-                named.service.iter().all(mentions) || named.aliases.iter().any(mentions)
+                (!named.service.is_empty() && named.service.iter().all(mentions)) || named.aliases.iter().any(mentions)
             });
             let other_service = self.service_terms.iter().any(|ids| ids.iter().all(mentions));
             if !mentioned && !other_service {

@@ -170,11 +170,16 @@ impl Profiles {
             p.mentioned.scan(&all);
             p.mentioned.scan_name(&s.name);
             let terms_set = p.intern_all(&all);
-            let service: Vec<TermId> = p
+            let mut service: Vec<TermId> = p
                 .intern_all_ordered(&split_name(&s.name))
                 .into_iter()
                 .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
                 .collect();
+            // A name whose words are noise and function words only (`ServiceNow`: "now") names no service by
+            // them: "kick off the DAG now" does not name ServiceNow. Its alias (`servicenow`) still does.
+            if service.iter().all(|&t| STOP.contains(&p.term(t))) {
+                service.clear();
+            }
             // The other names `services.txt` gives a service (`PostgreSQL` → `postgres`) are not aliases:
             // measured and left out (BENCHMARKS.md, 2026-12-01 fifth).
             let mut aliases: Vec<TermId> = Vec::new();
