@@ -610,9 +610,15 @@ impl Engine {
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list").
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
-        for (alternative, read_as_request) in [(spelled, false), (respelled, false), (unquoted, true)] {
+        let mut respelled_at = None;
+        for (alternative, read_as_request, is_respelled) in
+            [(spelled, false, false), (respelled, false, true), (unquoted, true, false)]
+        {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));
+            if is_respelled {
+                respelled_at = Some(texts.len());
+            }
             slots[0].push(texts.len());
             guarded_as.push(if read_as_request { 0 } else { texts.len() });
             texts.push(alternative);
@@ -625,6 +631,13 @@ impl Engine {
         let passes = retrieve(snap, &self.config, &texts, vectors, &hinted)?;
         times.retrieve = started.elapsed().as_secs_f64();
         let analyses: Vec<Analysis> = texts.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
+        // A request whose verb is misspelled ("deactivte the workflow") shows its action only respelled: the
+        // guard reads the respelled request wherever it would read the request.
+        if let Some(r) = respelled_at.filter(|&r| analyses[0].families.is_empty() && !analyses[r].families.is_empty()) {
+            for g in guarded_as.iter_mut().filter(|g| **g == 0) {
+                *g = r;
+            }
+        }
         let mut named: Vec<usize> = live
             .names
             .named_in(query)
