@@ -735,6 +735,34 @@ mod tests {
     }
 
     #[test]
+    fn a_name_of_function_words_names_its_server_by_its_alias_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let catalog = dir.path().join("catalog.jsonl");
+        let server = |name: &str, tool: &str| {
+            format!(
+                r#"{{"name": "{name}", "description": "", "summary": "", "tools": [{{"name": "{tool}", "description": "{tool}", "parameter": {{}}}}]}}"#
+            )
+        };
+        let lines = [server("ServiceNow", "create_incident"), server("Airflow", "trigger_dag_run")].join("\n");
+        std::fs::write(&catalog, lines + "\n").expect("writes");
+        let embedder = toolscout_test_support::hash_embedder();
+        let index = toolscout_test_support::index_of(&catalog, &dir.path().join("index"), embedder.as_ref());
+        let snap = toolscout_indexer::Snapshot::open(&toolscout_indexer::IndexDir::new(&index)).expect("snapshot");
+        let p = Profiles::new(&snap, HashSet::new());
+        let named = |text: &str| {
+            let names: Vec<&str> = crate::analysis::Analysis::new(text, &p)
+                .named_servers
+                .iter()
+                .map(|&s| snap.servers[s].name.as_str())
+                .collect();
+            names.join(",")
+        };
+        assert_eq!(named("kick off the nightly_etl DAG now"), "", "\"now\" is not ServiceNow");
+        assert_eq!(named("raise a ServiceNow incident: VPN down"), "ServiceNow");
+        assert_eq!(named("trigger the airflow DAG now"), "Airflow");
+    }
+
+    #[test]
     fn misspellings_are_corrected_to_content_words() {
         let words: std::collections::HashMap<String, u32> =
             [("search", 9), ("wikipedia", 2), ("weather", 3), ("whether", 40), ("letter", 5)]

@@ -9,6 +9,7 @@ mod openapi;
 mod pins;
 mod policy;
 mod reload;
+mod respelled;
 mod rest;
 mod slow_clients;
 mod support;
