@@ -628,9 +628,13 @@ impl Engine {
         let vectors = self.embed_request(&texts, &parts)?;
         times.embed = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        let passes = retrieve(snap, &self.config, &texts, vectors, &hinted)?;
+        // The lexical side reads a name written against Chinese or Japanese letters as a word of its own
+        // (`language::spaced_between_scripts`); the model reads the request as written.
+        let lexical: Vec<String> =
+            texts.iter().map(|t| crate::language::spaced_between_scripts(t).unwrap_or_else(|| t.clone())).collect();
+        let passes = retrieve(snap, &self.config, &lexical, vectors, &hinted)?;
         times.retrieve = started.elapsed().as_secs_f64();
-        let analyses: Vec<Analysis> = texts.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
+        let analyses: Vec<Analysis> = lexical.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
         // A request whose verb is misspelled ("deactivte the workflow") shows its action only respelled: the
         // guard reads the respelled request wherever it would read the request.
         if let Some(r) = respelled_at.filter(|&r| analyses[0].families.is_empty() && !analyses[r].families.is_empty()) {
@@ -640,7 +644,7 @@ impl Engine {
         }
         let mut named: Vec<usize> = live
             .names
-            .named_in(query)
+            .named_in(&lexical[0])
             .into_iter()
             .filter(|t| !live.held.contains(t) && !excluded.contains(t))
             .collect();

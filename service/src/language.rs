@@ -51,6 +51,36 @@ pub fn foreign(text: &str) -> bool {
     detector().detect(text).is_some_and(|i| i.lang() != Lang::Eng && i.confidence() >= WHATLANG_CONFIDENCE)
 }
 
+/// `text` with a space put wherever a Latin letter touches a letter of a script written without
+/// spaces (Chinese, Japanese, Thai): "Duolingoの連続記録", "在Stripe里新建" read as "Duolingo の連続記録",
+/// "在 Stripe 里新建". The lexical side splits words at spaces and punctuation only, so a name written
+/// against such letters would be one word with them, and no service, server or tool name would be read in
+/// it. `None` when nothing touches.
+pub(crate) fn spaced_between_scripts(text: &str) -> Option<String> {
+    let latin = |c: char| c.is_alphabetic() && u32::from(c) <= 0x024F;
+    let spaceless = |c: char| {
+        matches!(u32::from(c),
+            0x0E00..=0x0E7F // Thai
+            | 0x3040..=0x30FF // Hiragana, Katakana
+            | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF // CJK ideographs
+            | 0xFF66..=0xFF9D) // half-width Katakana
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut changed = false;
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if let Some(p) = previous
+            && ((latin(p) && spaceless(c)) || (spaceless(p) && latin(c)))
+        {
+            out.push(' ');
+            changed = true;
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    changed.then_some(out)
+}
+
 /// Is `word` (lowercase) an English function word of the table? Misspelled request words are never
 /// corrected to one (`profile.rs`: "wether" is "weather", not "whether").
 pub(crate) fn english_function_word(word: &str) -> bool {
@@ -122,6 +152,25 @@ mod tests {
         ] {
             assert!(!foreign(text), "{text}");
         }
+    }
+
+    #[test]
+    fn names_against_spaceless_scripts_are_spaced_apart() {
+        assert_eq!(
+            spaced_between_scripts("Duolingoの連続記録って今何日？").as_deref(),
+            Some("Duolingo の連続記録って今何日？")
+        );
+        assert_eq!(spaced_between_scripts("在Stripe里新建一个产品").as_deref(), Some("在 Stripe 里新建一个产品"));
+        assert_eq!(
+            spaced_between_scripts("GitHubのacme/apiリポジトリにissueを作って").as_deref(),
+            Some("GitHub の acme/api リポジトリに issue を作って")
+        );
+        // Spaced already, punctuation between, or one script only: nothing to do.
+        assert_eq!(spaced_between_scripts("在 Buildkite 里把 pipeline 删掉"), None);
+        assert_eq!(spaced_between_scripts("oktaのユーザー（suspend）"), Some("okta のユーザー（suspend）".into()));
+        assert_eq!(spaced_between_scripts("Wie wird das Wetter morgen in München?"), None);
+        assert_eq!(spaced_between_scripts("查一下北京明天的天气"), None);
+        assert_eq!(spaced_between_scripts("明日の19時に予約して"), None, "digits are no name");
     }
 
     #[test]

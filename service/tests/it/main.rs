@@ -11,6 +11,7 @@ mod policy;
 mod reload;
 mod respelled;
 mod rest;
+mod scripts;
 mod slow_clients;
 mod support;
 mod vendor_types;

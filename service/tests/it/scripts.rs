@@ -1,0 +1,31 @@
+//! A name written against Chinese or Japanese letters ("Duolingoの…", "Spotifyで…") is read as a name:
+//! the lexical side spaces it apart before it reads the request (the model reads the request as written).
+
+use std::sync::Arc;
+
+use toolscout_service::{DiscoverParams, Engine, EngineConfig, Status};
+use toolscout_test_support::{hash_embedder, hashed_index};
+
+#[test]
+fn a_name_written_against_chinese_or_japanese_letters_is_read() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let catalog = scratch.path().join("forges.jsonl");
+    let server = |name: &str, description: &str| {
+        format!(
+            r#"{{"name": "{name}", "description": "{description}", "summary": "", "tools": [{{"name": "create_issue", "description": "Create an issue in a {name} repository", "parameter": {{"title": "(string) issue title"}}}}, {{"name": "list_issues", "description": "List the issues of a {name} repository", "parameter": {{"repo": "(string) repository"}}}}]}}"#
+        )
+    };
+    let lines = [server("GitHub", "GitHub repositories and issues"), server("Gitee", "Gitee repositories and issues")];
+    std::fs::write(&catalog, lines.join("\n") + "\n").expect("write");
+    let config = EngineConfig::default();
+    let dir = hashed_index(&catalog, &scratch.path().join("idx"), &config.fingerprint());
+    let engine = Arc::new(Engine::with_embedder(&dir, hash_embedder(), config).expect("engine"));
+
+    // A service the catalog never mentions, named against the letters: not connected, said in words.
+    for query in ["Duolingoの連続記録は今何日？", "Spotifyでプレイリストを再生して"] {
+        let answer = engine.search(&DiscoverParams::new(query)).expect("search");
+        assert_eq!(answer.status, Status::NotFound, "{query}: {answer:?}");
+        let reason = answer.reason.unwrap_or_default();
+        assert!(reason.contains("not connected"), "{query}: the reason names the service: {reason}");
+    }
+}
