@@ -70,7 +70,17 @@ pub(crate) fn replace_words<'a>(
 /// A whitespace-delimited token that is a URL, path, email address, repository or channel (what
 /// `entities.rs` finds in requests), or an identifier (`snake_case`, a Windows path), rather than words.
 fn looks_verbatim(token: &str) -> bool {
-    crate::entities::in_request(token) != 0 || token.contains(['_', '\\'])
+    crate::entities::in_request(token) != 0 || token.contains(['_', '\\']) || kebab_name(token)
+}
+
+/// A name joined by hyphens with no capital letter, such as a project, database or index name
+/// (`shop-db`, `docs-prod`, `api-7f9c6d`): its parts are not words to spell out ("shop-database"). Words
+/// that are joined by a hyphen ("third-party", "read-only", "to-do") have no abbreviation or
+/// misspelling to fix in them either.
+fn kebab_name(token: &str) -> bool {
+    let core = token.trim_matches(|c: char| !c.is_alphanumeric());
+    let parts: Vec<&str> = core.split('-').collect();
+    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 #[cfg(test)]
@@ -99,5 +109,8 @@ mod tests {
         let upper = |w: &str| (w == "funds").then_some("FUNDS");
         assert_eq!(replace_words("move 'transfer_funds' now", char::is_alphabetic, upper), None);
         assert_eq!(replace_words("move funds now", char::is_alphabetic, upper).as_deref(), Some("move FUNDS now"));
+        assert_eq!(spelled_out("create a branch in my neon project shop-db"), None, "a hyphenated name");
+        assert_eq!(spelled_out("vectors in the pinecone index docs-prod?"), None);
+        assert_eq!(spelled_out("the db of shop-db").as_deref(), Some("the database of shop-db"));
     }
 }

@@ -390,7 +390,14 @@ impl Profiles {
         if crate::language::foreign(text) {
             return None;
         }
-        crate::expand::replace_words(text, |c| c.is_ascii_alphabetic(), |word| self.correction(word))
+        let names = names_in(text);
+        crate::expand::replace_words(
+            text,
+            |c| c.is_ascii_alphabetic(),
+            |word| {
+                if names.contains(word) { None } else { self.correction(word) }
+            },
+        )
     }
 
     /// The catalog word `word` is most likely a misspelling of (none for a word the model knows).
@@ -419,6 +426,23 @@ impl Profiles {
     }
 }
 
+/// Words written as names: capitalized (or all capitals) where no sentence starts ("any Phoebe
+/// *Bridgers* shows", "from Amsterdam *Centraal*"). A name the model does not know is not a misspelling of a
+/// catalog word ("bridges", "central").
+fn names_in(text: &str) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    let mut starts_sentence = true;
+    for token in text.split_whitespace() {
+        let word = token.trim_start_matches(|c: char| !c.is_alphanumeric());
+        if !starts_sentence && word.chars().next().is_some_and(char::is_uppercase) {
+            out.extend(word.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| !w.is_empty()));
+        }
+        let end = token.trim_end_matches(['"', '\'', ')', ']', '»', '”', '’']);
+        starts_sentence = end.ends_with(['.', '!', '?', ':']);
+    }
+    out
+}
+
 /// The word of `words` (catalog words with their counts) that `word` is most likely a misspelling of:
 /// one edit away, same first letter, the most frequent; none for words of under five letters, words
 /// the catalog has, and function words.
@@ -437,6 +461,9 @@ fn closest_word<'a>(words: &'a HashMap<String, u32>, word: &str) -> Option<&'a s
         // A typo of a function word changes no search; one that looks like a function word is more
         // likely a content word ("wether" → "weather", not "whether").
         .filter(|(w, _)| !crate::language::english_function_word(w))
+        // A catalog word with an ending added is the same word inflected or derived ("renders", "headings",
+        // "router"), not a typo of it: stemming already matches what can match.
+        .filter(|(w, _)| !lower.starts_with(w.as_str()))
         .map(|(w, &n)| (strsim::levenshtein(w, &lower), n, w))
         .filter(|&(d, _, _)| d <= max)
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
@@ -785,6 +812,26 @@ mod tests {
         assert_eq!(p.respell("saying hello"), None, "a word of the language stands");
         assert_eq!(p.respell("Saying hello, serch").as_deref(), Some("Saying hello, search"), "a typo is still fixed");
         assert_eq!(p.respell("call 'transfer_fands' now"), None, "an identifier is left alone");
+    }
+
+    #[test]
+    fn names_and_endings_are_not_respelled() {
+        let words = [("bridges", 3), ("central", 2), ("route", 5), ("render", 2), ("search", 9)]
+            .into_iter()
+            .map(|(w, n)| (w.to_string(), n))
+            .collect();
+        let p = Profiles { words, ..Profiles::default() };
+        assert_eq!(p.respell("any Phoebe Bridgers shows in Chicago?"), None, "a name mid-sentence");
+        assert_eq!(p.respell("next train from Amsterdam Centraal"), None);
+        assert_eq!(p.respell("bridgers"), Some("bridges".into()), "written as a word, it may be a typo");
+        assert_eq!(
+            p.respell("Serch the docs. Serch again").as_deref(),
+            Some("search the docs. search again"),
+            "a word that starts a sentence is not taken for a name"
+        );
+        assert_eq!(p.respell("app router caching"), None, "an ending added is no typo");
+        assert_eq!(p.respell("the page renders blank"), None);
+        assert_eq!(p.respell("serch it"), Some("search it".into()));
     }
 
     #[test]
