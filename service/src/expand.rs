@@ -73,10 +73,10 @@ fn looks_verbatim(token: &str) -> bool {
     crate::entities::in_request(token) != 0 || token.contains(['_', '\\']) || kebab_name(token)
 }
 
-/// A name joined by hyphens with no capital letter, such as a project, database or index name
+/// A name joined by hyphens from ASCII letters and digits, such as a project, database or index name
 /// (`shop-db`, `docs-prod`, `api-7f9c6d`): its parts are not words to spell out ("shop-database"). Words
-/// that are joined by a hyphen ("third-party", "read-only", "to-do") have no abbreviation or
-/// misspelling to fix in them either.
+/// joined by a hyphen ("third-party", "read-only", "to-do") have no abbreviation or misspelling to fix in
+/// them either.
 fn kebab_name(token: &str) -> bool {
     let core = token.trim_matches(|c: char| !c.is_alphanumeric());
     let parts: Vec<&str> = core.split('-').collect();

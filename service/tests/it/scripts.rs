@@ -10,6 +10,7 @@ use toolscout_test_support::{hash_embedder, hashed_index};
 fn a_name_written_against_chinese_or_japanese_letters_is_read() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let catalog = scratch.path().join("forges.jsonl");
+    // Two connected forges; neither mentions the services asked for below.
     let server = |name: &str, description: &str| {
         format!(
             r#"{{"name": "{name}", "description": "{description}", "summary": "", "tools": [{{"name": "create_issue", "description": "Create an issue in a {name} repository", "parameter": {{"title": "(string) issue title"}}}}, {{"name": "list_issues", "description": "List the issues of a {name} repository", "parameter": {{"repo": "(string) repository"}}}}]}}"#
@@ -22,10 +23,12 @@ fn a_name_written_against_chinese_or_japanese_letters_is_read() {
     let engine = Arc::new(Engine::with_embedder(&dir, hash_embedder(), config).expect("engine"));
 
     // A service the catalog never mentions, named against the letters: not connected, said in words.
-    for query in ["Duolingoの連続記録は今何日？", "Spotifyでプレイリストを再生して"] {
+    for (query, service) in
+        [("Duolingoの連続記録は今何日？", "Duolingo"), ("Spotifyでプレイリストを再生して", "Spotify")]
+    {
         let answer = engine.search(&DiscoverParams::new(query)).expect("search");
         assert_eq!(answer.status, Status::NotFound, "{query}: {answer:?}");
         let reason = answer.reason.unwrap_or_default();
-        assert!(reason.contains("not connected"), "{query}: the reason names the service: {reason}");
+        assert!(reason.starts_with(&format!("{service} is not connected")), "{query}: {reason}");
     }
 }
