@@ -1,15 +1,12 @@
 //! A request whose verb is misspelled shows its action only once respelled; the guard reads it so: the near
 //! miss that does the opposite is not delivered for "deactivte the workflow", as it is not for "deactivate".
 
-use std::sync::Arc;
+use toolscout_service::DiscoverParams;
 
-use toolscout_service::{DiscoverParams, Engine, EngineConfig};
-use toolscout_test_support::{hash_embedder, hashed_index};
+use crate::support::hashed_engine;
 
 #[test]
 fn a_misspelled_verb_bars_the_near_miss_as_the_verb_would() {
-    let scratch = tempfile::tempdir().expect("tempdir");
-    let catalog = scratch.path().join("n8n.jsonl");
     // The server can activate and list workflows, not deactivate them (its description uses the word).
     let tool = |name: &str, description: &str| {
         format!(
@@ -21,10 +18,7 @@ fn a_misspelled_verb_bars_the_near_miss_as_the_verb_would() {
         tool("workflow_activate", "Activate a workflow"),
         tool("workflow_list", "List the workflows")
     );
-    std::fs::write(&catalog, server + "\n").expect("write");
-    let config = EngineConfig::default();
-    let dir = hashed_index(&catalog, &scratch.path().join("idx"), &config.fingerprint());
-    let engine = Arc::new(Engine::with_embedder(&dir, hash_embedder(), config).expect("engine"));
+    let (_scratch, engine) = hashed_engine(&[server]);
     let delivered = |query: &str| -> Vec<String> {
         let answer = engine.search(&DiscoverParams::new(query)).expect("search");
         answer.tools.iter().map(|t| t.name.clone()).collect()

@@ -1,15 +1,12 @@
 //! A name written against Chinese or Japanese letters ("Duolingoの…", "Spotifyで…") is read as a name:
 //! the lexical side spaces it apart before it reads the request (the model reads the request as written).
 
-use std::sync::Arc;
+use toolscout_service::{DiscoverParams, Status};
 
-use toolscout_service::{DiscoverParams, Engine, EngineConfig, Status};
-use toolscout_test_support::{hash_embedder, hashed_index};
+use crate::support::hashed_engine;
 
 #[test]
 fn a_name_written_against_chinese_or_japanese_letters_is_read() {
-    let scratch = tempfile::tempdir().expect("tempdir");
-    let catalog = scratch.path().join("forges.jsonl");
     // Two connected forges; neither mentions the services asked for below.
     let server = |name: &str, description: &str| {
         format!(
@@ -17,10 +14,7 @@ fn a_name_written_against_chinese_or_japanese_letters_is_read() {
         )
     };
     let lines = [server("GitHub", "GitHub repositories and issues"), server("Gitee", "Gitee repositories and issues")];
-    std::fs::write(&catalog, lines.join("\n") + "\n").expect("write");
-    let config = EngineConfig::default();
-    let dir = hashed_index(&catalog, &scratch.path().join("idx"), &config.fingerprint());
-    let engine = Arc::new(Engine::with_embedder(&dir, hash_embedder(), config).expect("engine"));
+    let (_scratch, engine) = hashed_engine(&lines);
 
     // A service the catalog never mentions, named against the letters: not connected, said in words.
     for (query, service) in
