@@ -2,8 +2,8 @@
 """Validate the hand-written training/dev request sets data/eval/handdev-*.jsonl.
 
 These sets are written by hand, like the indep-*.jsonl test sets. They are dev sets: tuned on, never reported as
-test numbers. handdev-live and handdev-mcpzero share a catalog with test sets; handdev-mcpzero was filtered
-against them (benches/eval/overlap.py).
+test numbers. handdev-live, handdev-mcpzero and handdev-demo share a catalog with test sets; handdev-mcpzero
+and handdev-demo were filtered against them (benches/eval/overlap.py).
 
 Standard library only. For each file it checks:
 
@@ -20,7 +20,9 @@ Standard library only. For each file it checks:
     `server`, tools by `name` from the row's `tools` list);
   - handdev-save.jsonl: the crawl dump, as handdev-crawl;
   - handdev-live.jsonl: <shared>/data/livemcpbench/tools.json (server = the entry's top-level `name`);
-  - handdev-mcpzero.jsonl: <shared>/data/mcp-zero-mcptools/mcp_tools.jsonl (server = the row's `name`).
+  - handdev-mcpzero.jsonl: <shared>/data/mcp-zero-mcptools/mcp_tools.jsonl (server = the row's `name`);
+  - handdev-demo.jsonl: the demo index's catalogs, data/catalog/reference-servers.jsonl and
+    data/catalog/livemcpbench-tools.json (as check_indep.py reads them for indep-demo).
 
 A handdev-*.jsonl file with no known catalog is an error. A missing file is reported and skipped (the sets are
 written separately), unless it is named with --file.
@@ -37,7 +39,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from check_indep import livemcpbench_catalog, mcpzero_catalog
+from check_indep import livemcpbench_catalog, mcpzero_catalog, toolscout_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = REPO / "data" / "eval"
@@ -79,6 +81,14 @@ def live_catalog(shared):
     return livemcpbench_catalog(shared / "data/livemcpbench/tools.json")
 
 
+def demo_catalog(_shared):
+    """(server, tool) pairs of the demo index (README's first command): the committed reference-server crawl
+    and LiveMCPBench tools, as check_indep.py reads them for indep-demo."""
+    return toolscout_catalog(REPO / "data/catalog/reference-servers.jsonl") | livemcpbench_catalog(
+        REPO / "data/catalog/livemcpbench-tools.json"
+    )
+
+
 # file name -> (required id prefix or None, catalog loader)
 CATALOGS = {
     "handdev-crawl.jsonl": ("hc", crawl_catalog),
@@ -86,6 +96,7 @@ CATALOGS = {
     "handdev-save.jsonl": ("hs", crawl_catalog),
     "handdev-live.jsonl": ("hl", live_catalog),
     "handdev-mcpzero.jsonl": ("hz", mcpzero_catalog),  # as the test sets read it (check_indep.py)
+    "handdev-demo.jsonl": ("hm", demo_catalog),  # filtered against indep-demo and indep-livemcp (overlap.py)
 }
 
 

@@ -289,11 +289,14 @@ fn source_of(after: &[String]) -> Vec<String> {
 }
 
 /// Whether `words[i]` is a preposition (`PREPOSITIONS`, or the "out" of "out of": "kick 00u77 *out of* the
-/// group"): not the "to" of "to do" ("my to-do list").
+/// group"): not the "to" of "to do" ("my to-do list"). A comparison ends a phrase as a preposition does:
+/// "delete the pod logs *older than* a week" deletes logs, not "older" things.
 fn preposition_at(words: &[String], i: usize) -> bool {
     let next = words.get(i + 1).map(String::as_str);
     (PREPOSITIONS.contains(&words[i].as_str()) && !(words[i] == "to" && next == Some("do")))
         || (words[i] == "out" && next == Some("of"))
+        || words[i] == "than"
+        || next == Some("than")
 }
 
 /// Whether `action` opens a thing that did not exist: "open *a* github issue", "open *a new* PR" (not
@@ -588,6 +591,8 @@ mod tests {
         assert_eq!(object("void invoice in_1Q2xYzAbC on stripe"), ["invoice"]);
         assert_eq!(object("delete that message in slack #general"), ["message"]);
         assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);
+        assert_eq!(object("delete pod logs older than a week"), ["pod", "logs"], "a comparison ends it");
+        assert_eq!(object("remove files larger than 2 GB"), ["files"]);
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
         assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
         assert_eq!(object("enroll me in clinical trial NCT05"), ["clinical", "trial", "nct05"], "the person is moved");

@@ -160,6 +160,10 @@ pub(crate) enum Bar {
 /// - likewise, a candidate of `server` acts on the thing's head and names or describes a word of what it
 ///   belongs to ("pipeline" of "a build of pipeline …"), and the tool's name acts on that word and not on
 ///   the thing (`acts_on_what_holds_it`); or
+/// - the request does something irreversible to a thing a word qualifies ("delete the *pod* logs"), a
+///   candidate of `server` acts on the thing's head and names or describes that word (`pods_log`), and the
+///   tool does the irreversible action to what the word names and not to the thing (`pods_delete`;
+///   `destroys_what_qualifies_it`); or
 /// - what the request makes is named by an identifier the catalog does not know ("add user 00u8k2j3HqZ to
 ///   …"), and the tool only makes that thing, and its object has no word of where the request puts it
 ///   (`makes_what_exists`); or
@@ -242,6 +246,10 @@ pub(crate) struct Guard<'a> {
     /// or description uses the term, a word of what the thing belongs to (`get_build`, "Get a build of a
     /// pipeline", for "pipeline" of "a build of pipeline web-frontend").
     holders_apart: Vec<(usize, TermId)>,
+    /// Likewise for a word that qualifies the thing, read only when the request is irreversible: pairs
+    /// (server, term) where a candidate tool of that server acts on the thing's head by name and its name or
+    /// description uses the term ("pod" of `pods_log` for "delete the pod logs").
+    qualifiers_apart: Vec<(usize, TermId)>,
     /// What its actions that make something make is named by an identifier the catalog does not know
     /// ("add user 00u8k2j3HqZ to okta group …"): the thing exists already.
     makes_existing: bool,
@@ -432,6 +440,7 @@ impl<'a> Guard<'a> {
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
+        let mut qualifiers_apart = Vec::new();
         let kind_done = only_acts
             && request.families.len() == 1
             && thing.as_ref().is_some_and(|thing| {
@@ -463,6 +472,15 @@ impl<'a> Guard<'a> {
                 for &h in &thing.owners {
                     if (t.object.contains(&h) || t.description.contains(&h)) && !holders_apart.contains(&(server, h)) {
                         holders_apart.push((server, h));
+                    }
+                }
+                if !irreversible.is_empty() {
+                    for &q in &thing.qualifiers {
+                        if (t.object.contains(&q) || t.description.contains(&q))
+                            && !qualifiers_apart.contains(&(server, q))
+                        {
+                            qualifiers_apart.push((server, q));
+                        }
                     }
                 }
             }
@@ -498,6 +516,7 @@ impl<'a> Guard<'a> {
             thing,
             kinds_apart,
             holders_apart,
+            qualifiers_apart,
             makes_existing,
             places,
             makes_new,
@@ -622,6 +641,7 @@ impl<'a> Guard<'a> {
             || self.deletes_where_it_is(t)
             || self.another_kind(t, server)
             || self.acts_on_what_holds_it(t, server)
+            || self.destroys_what_qualifies_it(t, server)
             || self.makes_what_exists(t)
             || self.does_it_to_another_kind(t)
             || self.changes_what_is_made(t)
@@ -836,6 +856,18 @@ impl<'a> Guard<'a> {
     fn acts_on_what_holds_it(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
         let Some(thing) = &self.thing else { return false };
         t.head.is_some_and(|h| h != thing.head && self.holders_apart.contains(&(server, h)))
+            && !t.object.contains(&thing.head)
+    }
+
+    /// A request to destroy a thing that a word qualifies ("delete the pod *logs*"), where the thing's server
+    /// tells the two apart (a candidate of the server acts on the thing's head by name, and names or
+    /// describes the qualifying word: `pods_log`), is not served by a tool that does the irreversible action
+    /// to what the word names and not to the thing: `pods_delete`. A look-up may be served by such a word
+    /// ("find train tickets" → `FindTrains`, `acts_on_what_holds_it`); destroying the wrong thing may not.
+    fn destroys_what_qualifies_it(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        let Some(thing) = &self.thing else { return false };
+        t.actions.iter().any(|a| self.irreversible.contains(a))
+            && t.head.is_some_and(|h| h != thing.head && self.qualifiers_apart.contains(&(server, h)))
             && !t.object.contains(&thing.head)
     }
 
@@ -1372,6 +1404,33 @@ mod tests {
         // A tool that acts on the thing too is not barred.
         p.tools[2].object = vec![14, 13];
         assert!(!Guard::new(&build, &p, &[(2, 0), (3, 0)]).bars(2, 0));
+    }
+
+    #[test]
+    fn destroying_a_thing_is_not_done_to_what_qualifies_it() {
+        // Terms: 1 kubernetes, 10 pod, 11 log.
+        let mut p = catalog(&[(1, &[(&["delete"], &[10], &[]), (&[], &[10, 11], &[]), (&["get"], &[10], &[])])]);
+        for (t, head) in p.tools.iter_mut().zip([10, 11, 10]) {
+            t.head = Some(head);
+        }
+        let bars = |r: &Analysis, candidates: &[usize], tool: usize| {
+            let pairs: Vec<(usize, usize)> = candidates.iter().map(|&t| (t, 0)).collect();
+            Guard::new(r, &p, &pairs).bars(tool, 0)
+        };
+        // "delete the pod logs" → pods_delete, beside pods_log.
+        let mut logs = request(&["delete"], &[10, 11], &[]);
+        logs.object_words = ["w10", "w11"].map(String::from).to_vec();
+        assert!(bars(&logs, &[0, 1], 0));
+        assert!(!bars(&logs, &[0], 0), "no candidate acts on pod logs: the decision's to judge");
+        // "delete the pod" → pods_delete.
+        let mut pod = request(&["delete"], &[10], &[]);
+        pod.object_words = ["w10"].map(String::from).to_vec();
+        assert!(!bars(&pod, &[0, 1], 0));
+        // A look-up may be served by what qualifies its thing ("find train tickets" → `FindTrains`).
+        let mut look = request(&["get"], &[10, 11], &[]);
+        look.object_words = ["w10", "w11"].map(String::from).to_vec();
+        look.looks_up = true;
+        assert!(!bars(&look, &[1, 2], 2));
     }
 
     #[test]
