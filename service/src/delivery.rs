@@ -138,11 +138,16 @@ fn render_not_found(answer: &DiscoverResponse) -> (String, Value) {
         text.push_str(&format!(" {}.", capitalized(reason)));
     }
     text.push_str(&format!(
-        " Closest servers: {}. Closest tools: {}. Rephrase the need more concretely (what action, on what), or \
-         pass a `server` hint.",
+        " Closest servers: {}. Closest tools: {}.",
         if servers.is_empty() { "none".to_string() } else { servers.join(", ") },
         if closest.is_empty() { "none".to_string() } else { closest.join(", ") },
     ));
+    // The cut may be wrong about a tool the caller can judge from its name: asking for it by name loads it
+    // (exact names are always found).
+    if !closest.is_empty() {
+        text.push_str(" If one of the closest tools does what you need, ask for it by that exact name to load it.");
+    }
+    text.push_str(" Otherwise rephrase the need more concretely (what action, on what), or pass a `server` hint.");
     let structured = json!({
         "status": "not_found",
         "query": answer.query,

@@ -85,6 +85,14 @@ async fn one_tool_verbatim_schemas_and_no_repeats() {
     assert_eq!(none.is_error, Some(false));
     assert_eq!(none.structured_content.clone().expect("structured")["status"], "not_found");
     assert!(text(&none).starts_with("not_found"));
+    // The closest tools are named so that one can be loaded by that name.
+    let closest = none.structured_content.clone().expect("structured")["closest_tools"][0].clone();
+    let name = format!("{}/{}", closest["server_id"].as_str().expect("id"), closest["name"].as_str().expect("name"));
+    assert!(text(&none).contains(&name) && text(&none).contains("by that exact name"), "{}", text(&none));
+    let by_name = call(&client, json!({"need": name})).await;
+    let loaded = by_name.structured_content.clone().expect("structured");
+    assert_eq!(loaded["status"], "found", "{loaded}");
+    assert_eq!(loaded["tools"][0]["name"], closest["name"], "{loaded}");
 
     // A need the engine cannot use is a tool error the model can read and fix.
     let bad = call(&client, json!({"need": "   "})).await;
