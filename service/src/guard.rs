@@ -29,6 +29,8 @@
 //! - A request only to archive, close, stop, ban or lock a thing, or to change it, is not served by a tool
 //!   that makes that thing: "archive the paddle product" → `create_product`, "close issue 12" →
 //!   `create_issue`, "change the default branch of pipeline mobile-ios" → `create_pipeline`.
+//!   The other way round, a request only to make a thing is not served by a tool that only closes, stops or
+//!   archives it: "raise a ServiceNow incident …" → `resolve_incident`.
 //! - A request that only looks something up is not served by a tool that only changes something: "list
 //!   invoices for customer …" → `create_invoice`, "show me the comments on issue 12" → `add_issue_comment`;
 //!   nor, when its server tells the thing apart, by a tool of that server that looks up something else:
@@ -130,7 +132,9 @@ pub(crate) enum Bar {
 ///   archive, close, stop, ban, lock, unlock, log out; or `update`, by a verb that does not also make
 ///   things: `Analysis::updates_ambiguously`), and the tool only makes (its name's actions are all
 ///   of the `create` class, none of them agreeing with the request's) the thing the request acts on
-///   (`makes_what_is_ended`); or
+///   (`makes_what_is_ended`); or the other way round, every action the request shows makes something and
+///   the tool only ends (`ENDS`) the thing it makes (`ends_what_is_made`: "raise a ServiceNow incident" →
+///   `resolve_incident`); or
 /// - the request only looks something up (`Analysis::looks_up`: every action it shows does, by a verb that
 ///   means only that, or it shows none and a clause opens as a question; no clause starts with a verb the
 ///   table does not know), and the tool's name, an identifier, shows only actions that change, make, send or
@@ -634,6 +638,7 @@ impl<'a> Guard<'a> {
         if self.acts_on_another_thing(t, server)
             || self.acts_on_a_part(t)
             || self.makes_what_is_ended(t)
+            || self.ends_what_is_made(t)
             || self.changes_what_is_looked_up(t)
             || self.looks_up_another_thing(t, server)
             || self.undoes_what_is_asked(t)
@@ -745,6 +750,18 @@ impl<'a> Guard<'a> {
         let table = families();
         self.ends
             && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+            && t.object.iter().any(|o| self.acted_object.contains(o))
+            && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
+    }
+
+    /// The other way round: a request that only makes a thing (every action it shows is of the `create`
+    /// class) is not served by a tool that only ends that thing (`ENDS`: close, stop, archive …), whose
+    /// actions conflict with every action asked: "raise a ServiceNow incident …" → `resolve_incident`.
+    fn ends_what_is_made(&self, t: &crate::profile::ToolProfile) -> bool {
+        let table = families();
+        !self.acted_object.is_empty()
+            && self.request.families.iter().all(|&f| table.class(f) == EffectClass::Create)
+            && t.actions.iter().all(|&f| ENDS.contains(&table.name(f)))
             && t.object.iter().any(|o| self.acted_object.contains(o))
             && table.agreement_of_sets(&self.request.families, &t.actions) == Agreement::Conflict
     }
@@ -1552,8 +1569,10 @@ mod tests {
         assert!(!guards(&on("create", &[4, 15], "w15"), &p, 4, 0), "a request for the discount group");
         // Neither making nor deleting ("share the issue"): left to the other rules and the decision.
         assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
-        // A tool whose action conflicts is the other rules' to judge, not this one's.
-        assert!(!guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
+        // A tool whose action conflicts is the other rules' to judge, not this one's: opening an issue is not
+        // done by closing one of its comments (`ends_what_is_made`).
+        assert!(guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
+        assert!(!Guard::new(&on("open", &[1, 10], "w10"), &p, &[(3, 0)]).acts_on_a_part(&p.tools[3]));
     }
 
     #[test]
@@ -1711,6 +1730,23 @@ mod tests {
         let mut set = on(&["update"], "w10");
         set.updates_ambiguously = true;
         assert!(!guards(&set, &p, 0, 0));
+    }
+
+    #[test]
+    fn making_a_thing_is_not_done_by_ending_it() {
+        // Terms: 1 servicenow, 10 incident.
+        let p = catalog(&[(1, &[(&["close"], &[10], &[]), (&["create"], &[10], &[])])]);
+        let on = |families: &[&str], object: &str| {
+            let mut r = request(families, &[1, 10], &[]);
+            r.object_words = vec![object.to_string()];
+            r
+        };
+        // "raise a servicenow incident" → resolve_incident.
+        assert!(guards(&on(&["create"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["create"], "w10"), &p, 1, 0), "create_incident");
+        // A request that also ends the thing is not this rule's.
+        assert!(!guards(&on(&["create", "close"], "w10"), &p, 0, 0));
+        assert!(!guards(&request(&["create"], &[1, 10], &[]), &p, 0, 0), "no object");
     }
 
     #[test]
