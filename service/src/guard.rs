@@ -473,19 +473,17 @@ impl<'a> Guard<'a> {
                 }
             }
             for (server, t) in acting_on_it() {
-                for &h in &thing.owners {
-                    if (t.object.contains(&h) || t.description.contains(&h)) && !holders_apart.contains(&(server, h)) {
-                        holders_apart.push((server, h));
-                    }
-                }
-                if !irreversible.is_empty() {
-                    for &q in &thing.qualifiers {
-                        if (t.object.contains(&q) || t.description.contains(&q))
-                            && !qualifiers_apart.contains(&(server, q))
-                        {
-                            qualifiers_apart.push((server, q));
+                // The words of `words` this candidate names or describes, as (server, term) pairs.
+                let apart = |words: &[TermId], into: &mut Vec<(usize, TermId)>| {
+                    for &w in words {
+                        if (t.object.contains(&w) || t.description.contains(&w)) && !into.contains(&(server, w)) {
+                            into.push((server, w));
                         }
                     }
+                };
+                apart(&thing.owners, &mut holders_apart);
+                if !irreversible.is_empty() {
+                    apart(&thing.qualifiers, &mut qualifiers_apart);
                 }
             }
         }
@@ -871,9 +869,14 @@ impl<'a> Guard<'a> {
     /// pipeline web-frontend" → `update_pipeline` beside `get_build` ("Get a build of a pipeline"). (Not a
     /// word that only qualifies the thing: "find train tickets" is served by `FindTrains`.)
     fn acts_on_what_holds_it(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
+        self.acts_on_a_word_apart(t, server, &self.holders_apart)
+    }
+
+    /// Whether the one thing the tool's name acts on is not the request's thing but a word its server tells
+    /// apart from it (`apart`: pairs of server and term), and its object never names the thing.
+    fn acts_on_a_word_apart(&self, t: &crate::profile::ToolProfile, server: usize, apart: &[(usize, TermId)]) -> bool {
         let Some(thing) = &self.thing else { return false };
-        t.head.is_some_and(|h| h != thing.head && self.holders_apart.contains(&(server, h)))
-            && !t.object.contains(&thing.head)
+        t.head.is_some_and(|h| h != thing.head && apart.contains(&(server, h))) && !t.object.contains(&thing.head)
     }
 
     /// A request to destroy a thing that a word qualifies ("delete the pod *logs*"), where the thing's server
@@ -882,10 +885,8 @@ impl<'a> Guard<'a> {
     /// to what the word names and not to the thing: `pods_delete`. A look-up may be served by such a word
     /// ("find train tickets" → `FindTrains`, `acts_on_what_holds_it`); destroying the wrong thing may not.
     fn destroys_what_qualifies_it(&self, t: &crate::profile::ToolProfile, server: usize) -> bool {
-        let Some(thing) = &self.thing else { return false };
         t.actions.iter().any(|a| self.irreversible.contains(a))
-            && t.head.is_some_and(|h| h != thing.head && self.qualifiers_apart.contains(&(server, h)))
-            && !t.object.contains(&thing.head)
+            && self.acts_on_a_word_apart(t, server, &self.qualifiers_apart)
     }
 
     /// A request to make a thing that an identifier names ("add user 00u8k2j3HqZ to okta group …": the user
