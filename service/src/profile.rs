@@ -224,6 +224,11 @@ impl Profiles {
             let name_actions = method_actions(table, &t.name, &refs);
             let mut actions: Vec<Family> = name_actions.iter().map(|a| a.family).collect();
             actions.dedup();
+            for f in coordinated_actions(table, description, &actions) {
+                if !actions.contains(&f) {
+                    actions.push(f);
+                }
+            }
             let param_names = object
                 .pointer("/inputSchema/properties")
                 .and_then(Value::as_object)
@@ -594,6 +599,31 @@ fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) 
     name_actions(table, &verbs).into_iter().map(|a| as_written(a, 0)).collect()
 }
 
+/// The other actions a tool's description opens by joining to its name's: "Move or rename files and
+/// directories" of `move_file` renames too, "Create or update a file" of `create_file` updates. Only verbs at
+/// the very start of the first sentence, the first of them one of the name's actions and each next one
+/// after "or", "and" or a comma ("Get, set or clear …"): a later verb is what it is about, not what it does.
+fn coordinated_actions(table: &crate::actions::Families, description: &str, name: &[Family]) -> Vec<Family> {
+    let first_sentence = description.split(". ").next().unwrap_or("");
+    let words = crate::actions::words(first_sentence);
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    let found = table.actions(&refs);
+    let mut out = Vec::new();
+    let Some(first) = found.first().filter(|a| a.at == 0 && name.contains(&a.family)) else {
+        return out;
+    };
+    let mut next = first.at + first.len;
+    for a in &found[1..] {
+        let joined = refs[next..a.at].iter().all(|w| matches!(*w, "or" | "and" | "and/or"));
+        if a.at == next || !joined || a.at - next > 2 {
+            break;
+        }
+        out.push(a.family);
+        next = a.at + a.len;
+    }
+    out
+}
+
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
 /// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action that does
@@ -650,9 +680,37 @@ mod tests {
     use std::collections::HashSet;
 
     use super::{
-        Profiles, TermId, alias_names, closest_word, families, joined_name, method_actions, name_actions, object_head,
-        ordinary_name, split_name, words,
+        Profiles, TermId, alias_names, closest_word, coordinated_actions, families, joined_name, method_actions,
+        name_actions, object_head, ordinary_name, split_name, words,
     };
+
+    #[test]
+    fn a_description_that_joins_verbs_to_the_names_adds_their_actions() {
+        let table = crate::actions::families();
+        let adds = |name: &str, description: &str| {
+            let words = name_words(name);
+            let own: Vec<_> = name_actions(table, &refs(&words)).iter().map(|a| a.family).collect();
+            coordinated_actions(table, description, &own).iter().map(|&f| table.name(f)).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            adds("move_file", "Move or rename files and directories. Can move files between directories"),
+            ["update"]
+        );
+        assert_eq!(adds("create_file", "Create or update a single file in a repository"), ["update"]);
+        assert_eq!(adds("get_item", "Get and delete items"), ["delete"], "and joins too");
+        assert_eq!(adds("move_file", "Rename or move files"), Vec::<&str>::new(), "the first verb is not the name's");
+        assert_eq!(adds("run_query", "Run query against the database"), Vec::<&str>::new(), "no conjunction: a noun");
+        assert_eq!(
+            adds("move_file", "Move files. Rename them with rename_file"),
+            Vec::<&str>::new(),
+            "first sentence only"
+        );
+        assert_eq!(
+            adds("list_files", "List files and directories, or delete one"),
+            Vec::<&str>::new(),
+            "nouns between"
+        );
+    }
 
     #[test]
     fn the_head_of_a_name_is_the_last_thing_before_a_preposition() {
