@@ -602,7 +602,8 @@ fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) 
 /// The other actions a tool's description opens by joining to its name's: "Move or rename files and
 /// directories" of `move_file` renames too, "Create or update a file" of `create_file` updates. Only verbs at
 /// the very start of the first sentence, the first of them one of the name's actions and each next one
-/// after "or", "and" or a comma ("Get, set or clear …"): a later verb is what it is about, not what it does.
+/// right after "or" or "and" (or both, "and/or"): a later verb is what it is about, not what it does, and a
+/// verb right after another may be its object ("Run query against …").
 fn coordinated_actions(table: &crate::actions::Families, description: &str, name: &[Family]) -> Vec<Family> {
     let first_sentence = description.split(". ").next().unwrap_or("");
     let words = crate::actions::words(first_sentence);
@@ -614,8 +615,8 @@ fn coordinated_actions(table: &crate::actions::Families, description: &str, name
     };
     let mut next = first.at + first.len;
     for a in &found[1..] {
-        let joined = refs[next..a.at].iter().all(|w| matches!(*w, "or" | "and" | "and/or"));
-        if a.at == next || !joined || a.at - next > 2 {
+        let between = &refs[next..a.at];
+        if between.is_empty() || between.len() > 2 || !between.iter().all(|w| matches!(*w, "or" | "and")) {
             break;
         }
         out.push(a.family);
@@ -698,13 +699,10 @@ mod tests {
         );
         assert_eq!(adds("create_file", "Create or update a single file in a repository"), ["update"]);
         assert_eq!(adds("get_item", "Get and delete items"), ["delete"], "and joins too");
+        assert_eq!(adds("get_item", "Get and/or delete items"), ["delete"]);
         assert_eq!(adds("move_file", "Rename or move files"), Vec::<&str>::new(), "the first verb is not the name's");
         assert_eq!(adds("run_query", "Run query against the database"), Vec::<&str>::new(), "no conjunction: a noun");
-        assert_eq!(
-            adds("move_file", "Move files. Rename them with rename_file"),
-            Vec::<&str>::new(),
-            "first sentence only"
-        );
+        assert_eq!(adds("move_file", "Move. Or rename, with rename_file"), Vec::<&str>::new(), "first sentence only");
         assert_eq!(
             adds("list_files", "List files and directories, or delete one"),
             Vec::<&str>::new(),
