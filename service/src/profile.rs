@@ -599,14 +599,19 @@ fn method_actions(table: &crate::actions::Families, name: &str, words: &[&str]) 
     name_actions(table, &verbs).into_iter().map(|a| as_written(a, 0)).collect()
 }
 
+/// How many words of a description [`coordinated_actions`] reads: room for four verbs joined by "or" / "and".
+const OPENING: usize = 12;
+
 /// The other actions a tool's description opens by joining to its name's: "Move or rename files and
 /// directories" of `move_file` renames too, "Create or update a file" of `create_file` updates. Only verbs at
 /// the very start of the first sentence, the first of them one of the name's actions and each next one
 /// right after "or" or "and" (or both, "and/or"): a later verb is what it is about, not what it does, and a
 /// verb right after another may be its object ("Run query against …").
 fn coordinated_actions(table: &crate::actions::Families, description: &str, name: &[Family]) -> Vec<Family> {
-    let first_sentence = description.split(". ").next().unwrap_or("");
-    let words = crate::actions::words(first_sentence);
+    // Verbs joined at the start: its first words are all that is read (a first sentence may be 2,000
+    // characters long, and this runs for every tool of the catalog at load).
+    let opening: Vec<&str> = description.split(". ").next().unwrap_or("").split_whitespace().take(OPENING).collect();
+    let words = crate::actions::words(&opening.join(" "));
     let refs: Vec<&str> = words.iter().map(String::as_str).collect();
     let found = table.actions(&refs);
     let mut out = Vec::new();
