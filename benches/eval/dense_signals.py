@@ -184,13 +184,14 @@ CATALOGS = ["idx-bfcl", "idx-crawl", "idx-demo", "idx-docker", "idx-live", "idx-
 
 
 def rows(args):
-    rows = [json.loads(line) for line in open(args.rows)]
+    fitted = [json.loads(line) for line in open(args.rows)]
     requests = {}
-    for r in rows:
+    for r in fitted:
         path = r["set"].split("=")[1].replace("+near-misses", "")
         if path not in requests:
-            requests[path] = {json.loads(l)["id"]: json.loads(l) for l in open(os.path.join(ROOT, path))}
-    keys = sorted({(r["set"], r["query"].replace("~nm", "")) for r in rows})
+            parsed = (json.loads(line) for line in open(os.path.join(ROOT, path)))
+            requests[path] = {q["id"]: q for q in parsed}
+    keys = sorted({(r["set"], r["query"].replace("~nm", "")) for r in fitted})
     text = [requests[s.split("=")[1].replace("+near-misses", "")][q]["query"] for s, q in keys]
     vectors = dict(zip(keys, embed(text)))
     snaps = {}
@@ -225,7 +226,7 @@ def rows(args):
 
     memo = {}
     with open(args.out, "w") as out:
-        for r in rows:
+        for r in fitted:
             index = r["set"].split("=")[0].split("/")[-1]
             T, where, _, _ = snap(index)
             key = (r["set"], r["query"].replace("~nm", ""))
