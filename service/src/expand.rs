@@ -99,6 +99,15 @@ mod tests {
     }
 
     #[test]
+    fn everyday_words_are_also_searched_as_the_words_tools_use() {
+        assert_eq!(spelled_out("make a new Folder called taxes").as_deref(), Some("make a new directory called taxes"));
+        assert_eq!(spelled_out("resize these photos").as_deref(), Some("resize these images"));
+        assert_eq!(spelled_out("any mail from DHL?").as_deref(), Some("any email from DHL?"));
+        assert_eq!(spelled_out("unfold the map"), None, "`fold` inside a word stays");
+        assert_eq!(spelled_out("move it to ~/photos/2024"), None, "a path is payload");
+    }
+
+    #[test]
     fn urls_paths_and_identifiers_are_left_alone() {
         assert_eq!(spelled_out("summarize https://blog.rust-lang.org/2024/11/28/Rust-1.83.0.html"), None);
         assert_eq!(spelled_out("open a PR for src/db.rs"), Some("open a pull request for src/db.rs".into()));

@@ -382,6 +382,16 @@ fn requests_in_other_languages_find_their_tools() {
     }
 }
 
+/// A user's everyday word for what tools name otherwise ("folder" for the file system's "directory") is
+/// also searched as the tools' word, and the answer says so.
+#[test]
+fn everyday_words_find_tools_that_say_them_otherwise() {
+    let answer = ask("make a new folder called photos");
+    assert!(answer.notes.iter().any(|n| n.starts_with("also searched as \"make a new directory")), "{:?}", answer.notes);
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(answer.tools[0].name, "create_directory", "{:?}", names(&answer));
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
