@@ -387,7 +387,11 @@ fn requests_in_other_languages_find_their_tools() {
 #[test]
 fn everyday_words_find_tools_that_say_them_otherwise() {
     let answer = ask("make a new folder called photos");
-    assert!(answer.notes.iter().any(|n| n.starts_with("also searched as \"make a new directory")), "{:?}", answer.notes);
+    assert!(
+        answer.notes.iter().any(|n| n.starts_with("also searched as \"make a new directory")),
+        "{:?}",
+        answer.notes
+    );
     assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
     assert_eq!(answer.tools[0].name, "create_directory", "{:?}", names(&answer));
 }
