@@ -148,6 +148,11 @@ pub(crate) fn eval_table(reports: &[Report], ks: &[usize]) -> String {
             format!("{:.1}/{:.1}", r.latency_ms.p50, r.latency_ms.p99),
         ));
         let _ = writeln!(s, "{line}");
+        if let Some(also) = &r.recall_at_also_serves {
+            let at: Vec<String> =
+                ks.iter().map(|k| format!("R@{k} {:.3}", also.get(&k.to_string()).copied().unwrap_or(0.0))).collect();
+            let _ = writeln!(s, "{:<12} counting the tools that may also serve: {}", "", at.join(", "));
+        }
     }
     s
 }

@@ -322,8 +322,10 @@ def write_bfcl_multiple(shared: Path, out_dir: Path) -> None:
     requests, each with its own list of candidate functions (the gold one plus same-domain distractors). Each
     distinct list becomes a server; its functions become tools (`parameters` of type "dict" become the
     input schema with type "object"; marked derived). A request's gold is its gold function in its own
-    server, plus every identical function (same name and description) elsewhere. The servers are split
-    60/20/20 into train / dev / test, so no request of a test server is trained on."""
+    server, plus every identical function (same name and description) elsewhere; a function of the same name
+    with another description is listed in `also_serves` (not counted by recall, left out of the request's
+    near-miss twin). The servers are split 60/20/20 into train / dev / test, so no request of a test server is
+    trained on."""
     base = shared / "data/bfcl"
     rows = [json.loads(l) for l in (base / "BFCL_v4_live_multiple.json").read_text(encoding="utf-8").splitlines() if l]
     answers = {}
@@ -353,6 +355,10 @@ def write_bfcl_multiple(shared: Path, out_dir: Path) -> None:
                 "tools": [{"name": t["name"], "tool": t, "hash": "",
                            "derived": "bfcl: parameters of type dict given as an object schema"} for t in tools],
             }
+    by_name: dict[str, set] = defaultdict(set)  # name -> {(server, name)}, whatever the description
+    for pairs in same.values():
+        for server, name in pairs:
+            by_name[name].add((server, name))
     names = sorted(servers)
     rng("bfcl-multiple-split").shuffle(names)
     cut1, cut2 = int(len(names) * 0.6), int(len(names) * 0.8)
@@ -368,8 +374,14 @@ def write_bfcl_multiple(shared: Path, out_dir: Path) -> None:
         text = (users[-1] if users else "").strip()
         if not text or len(text) > MAX_QUERY_CHARS:
             continue
-        splits[split_of[server]].append(
-            qrow(f"bfcl-{row['id']}", text, [[{"server": s, "tool": t} for s, t in pairs]], f"BFCL_v4_live_multiple.json#{row['id']}"))
+        q = qrow(f"bfcl-{row['id']}", text, [[{"server": s, "tool": t} for s, t in pairs]],
+                 f"BFCL_v4_live_multiple.json#{row['id']}")
+        # The same function under other lists with another description (an enum more or less, a reworded
+        # sentence) is not labelled right, but may serve the request: its near-miss twin leaves it out too.
+        also = sorted(by_name[gold] - set(pairs))
+        if also:
+            q["also_serves"] = [{"server": s, "tool": t} for s, t in also]
+        splits[split_of[server]].append(q)
     out_dir.mkdir(parents=True, exist_ok=True)
     # The catalog's server objects use our JSONL catalog format (tools as objects with hash computed on import).
     (out_dir / "bfcl-catalog.jsonl").write_bytes(jsonl([servers[n] for n in sorted(servers)]))

@@ -235,6 +235,7 @@ mod tests {
             found: true,
             groups_hit: vec![1],
             groups_hit_no_threshold: vec![1],
+            groups_hit_also_serves: None,
             servers_hit: vec![1],
             groups: usize::from(kind != Kind::None),
             ndcg5: 1.0,

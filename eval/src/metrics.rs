@@ -9,6 +9,8 @@
 //! - nDCG@5: binary gain for a returned tool that serves a group not yet served higher up; the ideal
 //!   ranking serves min(groups, 5) groups.
 //! - MRR: 1 / rank of the first tool that serves any group.
+//! - Group recall@k with `also_serves`: as group recall@k, a tool the query lists as one that may also
+//!   serve it counted as serving its one group.
 
 use std::collections::HashSet;
 
@@ -26,6 +28,9 @@ pub struct QueryOutcome {
     pub groups_hit: Vec<usize>,
     /// The same without the not-found decision (as if always found).
     pub groups_hit_no_threshold: Vec<usize>,
+    /// For each k: groups hit in the top k counting the query's `also_serves` (0 when not found); `None`
+    /// when it lists none.
+    pub groups_hit_also_serves: Option<Vec<usize>>,
     /// For each k: groups whose server is among the first k distinct servers.
     pub servers_hit: Vec<usize>,
     /// Number of groups.
@@ -68,6 +73,18 @@ pub fn judge(query: &Query, answer: &Answer, ks: &[usize]) -> QueryOutcome {
     };
     let groups_hit_no_threshold: Vec<usize> = ks.iter().map(|&k| hits_at(&answer.ranking, k)).collect();
     let groups_hit: Vec<usize> = ks.iter().map(|&k| if found { hits_at(&answer.delivered, k) } else { 0 }).collect();
+    let also = |t: &RankedTool| {
+        query.also_serves.iter().any(|p| p.tool == t.tool && (p.server == t.server || t.alternates.contains(&p.server)))
+    };
+    let groups_hit_also_serves = (!query.also_serves.is_empty()).then(|| {
+        ks.iter()
+            .zip(&groups_hit)
+            .map(|(&k, &hit)| {
+                // `also_serves` belongs to a query of one group (`read_queries` checks).
+                if found && answer.delivered.iter().take(k).any(also) { hit.max(1) } else { hit }
+            })
+            .collect()
+    });
     let delivered = &answer.delivered;
     let irrelevant_delivered =
         if found { (0..delivered.len()).filter(|&r| serves(delivered, r).is_empty()).count() } else { 0 };
@@ -110,6 +127,7 @@ pub fn judge(query: &Query, answer: &Answer, ks: &[usize]) -> QueryOutcome {
         found,
         groups_hit,
         groups_hit_no_threshold,
+        groups_hit_also_serves,
         servers_hit,
         groups: query.relevant.len(),
         ndcg5,
@@ -154,6 +172,7 @@ mod tests {
             relevant: vec![vec![pair("gh", "create_issue"), pair("gl", "create_issue")], vec![pair("slack", "post")]],
             kind: Kind::Multi,
             exclude: vec![],
+            also_serves: vec![],
         };
         let r = ranking(&[("a", "x"), ("gl", "create_issue"), ("gh", "create_issue"), ("b", "y"), ("slack", "post")]);
         let o = judge(&q, &r, &[1, 3, 5]);
@@ -168,5 +187,22 @@ mod tests {
         let not_found = judge(&q, &Answer { found: false, delivered: vec![], ..r.clone() }, &[5]);
         assert_eq!((not_found.groups_hit[0], not_found.groups_hit_no_threshold[0]), (0, 2));
         assert_eq!(not_found.ndcg5, 0.0);
+    }
+
+    #[test]
+    fn also_serves_counts_only_in_its_own_recall() {
+        let q = Query {
+            id: "q".into(),
+            query: "x".into(),
+            relevant: vec![vec![pair("set-1", "find_events")]],
+            kind: Kind::Single,
+            exclude: vec![],
+            also_serves: vec![pair("set-2", "find_events")],
+        };
+        let o = judge(&q, &ranking(&[("a", "x"), ("set-2", "find_events"), ("set-1", "find_events")]), &[1, 2, 3]);
+        assert_eq!(o.groups_hit, vec![0, 0, 1]);
+        assert_eq!(o.groups_hit_also_serves, Some(vec![0, 1, 1]));
+        let plain = Query { also_serves: vec![], ..q };
+        assert_eq!(judge(&plain, &ranking(&[("set-2", "find_events")]), &[1]).groups_hit_also_serves, None);
     }
 }

@@ -1,7 +1,10 @@
 //! Query files: `{"id", "query", "relevant": [[{"server", "tool"}, …alternatives…], …groups…], "kind",
-//! "exclude"?}` per line. A group is one capability the request needs; any of its pairs serves it.
-//! `exclude` lists tools the request is evaluated without (as if the catalog lacked them), which is how
-//! near-miss negatives are made from answerable queries without an index per query.
+//! "exclude"?, "also_serves"?}` per line. A group is one capability the request needs; any of its pairs
+//! serves it. `exclude` lists tools the request is evaluated without (as if the catalog lacked them), which
+//! is how near-miss negatives are made from answerable queries without an index per query. `also_serves`
+//! lists tools that are not labelled right but may serve the request all the same (BFCL's copies of the
+//! right function under other function lists, with another description): recall does not count them,
+//! and the request's near-miss twin leaves them out too, since a twin must ask for what the catalog lacks.
 
 use std::path::Path;
 
@@ -44,6 +47,10 @@ pub struct Query {
     /// Tools left out of the catalog for this query.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<Pair>,
+    /// Tools not labelled right that may serve it all the same: not counted by recall, left out of its
+    /// near-miss twin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_serves: Vec<Pair>,
 }
 
 /// Reads a query file, checking that `none` queries have no groups and the others do.
@@ -57,13 +64,17 @@ pub fn read_queries(path: &Path) -> Result<Vec<Query>> {
         if (q.kind == Kind::None) != q.relevant.is_empty() || (q.kind != Kind::None && empty) {
             return Err(bad(i + 1, "`kind` and `relevant` disagree".into()));
         }
+        if !q.also_serves.is_empty() && q.relevant.len() != 1 {
+            return Err(bad(i + 1, "`also_serves` is for a query with one group".into()));
+        }
         out.push(q);
     }
     Ok(out)
 }
 
 /// The near-miss negative of every answerable query: the same request with every tool that serves it
-/// left out, so the right answer becomes `not_found` (ids get a `~nm` suffix).
+/// (its right tools and those that may serve it, `also_serves`) left out, so the right answer becomes
+/// `not_found` (ids get a `~nm` suffix).
 pub fn near_misses(queries: &[Query]) -> Vec<Query> {
     queries
         .iter()
@@ -71,6 +82,7 @@ pub fn near_misses(queries: &[Query]) -> Vec<Query> {
         .map(|q| {
             let mut exclude: Vec<Pair> = q.relevant.iter().flatten().cloned().collect();
             exclude.extend(q.exclude.iter().cloned());
+            exclude.extend(q.also_serves.iter().cloned());
             exclude.sort_by(|a, b| (&a.server, &a.tool).cmp(&(&b.server, &b.tool)));
             exclude.dedup();
             Query {
@@ -79,6 +91,7 @@ pub fn near_misses(queries: &[Query]) -> Vec<Query> {
                 relevant: Vec::new(),
                 kind: Kind::None,
                 exclude,
+                also_serves: Vec::new(),
             }
         })
         .collect()
@@ -97,12 +110,21 @@ mod tests {
             relevant: vec![vec![pair("stripe", "void_invoice"), pair("billing", "void")], vec![pair("mail", "send")]],
             kind: Kind::Multi,
             exclude: vec![],
+            also_serves: vec![pair("other-list", "void_invoice"), pair("billing", "void")],
         };
-        let none = Query { id: "q2".into(), query: "x".into(), relevant: vec![], kind: Kind::None, exclude: vec![] };
+        let none = Query {
+            id: "q2".into(),
+            query: "x".into(),
+            relevant: vec![],
+            kind: Kind::None,
+            exclude: vec![],
+            also_serves: vec![],
+        };
         let nm = near_misses(&[q, none]);
         assert_eq!(nm.len(), 1);
         assert_eq!((nm[0].id.as_str(), nm[0].kind), ("q1~nm", Kind::None));
-        assert_eq!(nm[0].exclude.len(), 3);
+        assert_eq!(nm[0].exclude.len(), 4, "gold and also_serves, each once: {:?}", nm[0].exclude);
+        assert!(nm[0].exclude.contains(&pair("other-list", "void_invoice")));
         assert!(nm[0].relevant.is_empty());
     }
 }

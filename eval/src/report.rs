@@ -46,6 +46,10 @@ pub struct Report {
     pub recall_at: BTreeMap<String, f64>,
     /// Group recall per k if every answer were `found`.
     pub recall_at_no_threshold: BTreeMap<String, f64>,
+    /// Group recall per k counting the tools a query lists in `also_serves` as right (a query without
+    /// them counts as in `recall_at`); absent when no query lists any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recall_at_also_serves: Option<BTreeMap<String, f64>>,
     /// Share of positive queries with every group hit, per k.
     pub success_at: BTreeMap<String, f64>,
     /// Group recall at the server level, per k.
@@ -111,6 +115,9 @@ fn aggregate(name: &str, outcomes: &[QueryOutcome], ks: &[usize], latencies: &mu
     let n_pos = positives.len() as f64;
     let recall_at = per_k(&|o, i| o.groups_hit[i] as f64, groups as f64);
     let recall_at_no_threshold = per_k(&|o, i| o.groups_hit_no_threshold[i] as f64, groups as f64);
+    let recall_at_also_serves = positives.iter().any(|o| o.groups_hit_also_serves.is_some()).then(|| {
+        per_k(&|o, i| o.groups_hit_also_serves.as_ref().map_or(o.groups_hit[i], |h| h[i]) as f64, groups as f64)
+    });
     let success_at = per_k(&|o, i| f64::from(u8::from(o.groups_hit[i] == o.groups)), n_pos);
     let server_recall_at = per_k(&|o, i| o.servers_hit[i] as f64, groups as f64);
     let mean = |f: &dyn Fn(&QueryOutcome) -> f64| {
@@ -134,6 +141,7 @@ fn aggregate(name: &str, outcomes: &[QueryOutcome], ks: &[usize], latencies: &mu
         n_none,
         recall_at,
         recall_at_no_threshold,
+        recall_at_also_serves,
         success_at,
         server_recall_at,
         ndcg_at_5: mean(&|o| o.ndcg5),
