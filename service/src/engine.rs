@@ -476,7 +476,7 @@ impl Engine {
             let overshadowed_by = verdict.overshadowed_by.map(|c| {
                 (snap.servers[candidates[c].server].server_id.as_str(), snap.tools[candidates[c].tool].name.as_str())
             });
-            reason(analysis, &closest, named_service, overshadowed_by)
+            reason(analysis, request.composes, &closest, named_service, overshadowed_by)
         };
         let servers = prepared.passes[0]
             .servers

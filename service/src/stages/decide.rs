@@ -109,14 +109,18 @@ pub(crate) fn decide(
 /// Why nothing was found, when there is something useful to say: the named service is there but none of
 /// its tools does the action, or the closest tools all do something else.
 /// When nothing more specific applies and the request was not found because the guard barred its best
-/// match (`Verdict::overshadowed_by`, given as server and tool), the reason says that.
+/// match (`Verdict::overshadowed_by`, given as server and tool), the reason says that. `composes` is the
+/// decision's [`Request::composes`] (writing that no tool among the answer's is named for), not the
+/// request's look alone: a request that opens with "write" but was turned down for another cause is not
+/// told that it needs no tool.
 pub(crate) fn reason(
     request: &Analysis,
+    composes: bool,
     closest: &[(&str, &str, &[crate::actions::Family])],
     named_service: Option<&str>,
     overshadowed_by: Option<(&str, &str)>,
 ) -> Option<String> {
-    specific_reason(request, closest, named_service).or_else(|| {
+    specific_reason(request, composes, closest, named_service).or_else(|| {
         overshadowed_by.map(|(server, tool)| {
             let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
             format!(
@@ -130,11 +134,12 @@ pub(crate) fn reason(
 /// The reason when the named service lacks the action, or the closest tools all do something else.
 fn specific_reason(
     request: &Analysis,
+    composes: bool,
     closest: &[(&str, &str, &[crate::actions::Family])],
     named_service: Option<&str>,
 ) -> Option<String> {
     let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
-    if request.composes {
+    if composes {
         return Some(format!(
             "the request asks for writing that needs no tool ({}), and no tool here is named for it; closest: {}",
             request.object_words.join(" "),
@@ -220,10 +225,18 @@ mod tests {
     #[test]
     fn an_overshadowed_request_says_so_when_nothing_more_specific_applies() {
         let closest: [(&str, &str, &[crate::actions::Family]); 2] = [("s", "a", &[]), ("s", "b", &[])];
-        let said = reason(&Analysis::default(), &closest, None, Some(("s", "a"))).expect("a reason");
+        let said = reason(&Analysis::default(), false, &closest, None, Some(("s", "a"))).expect("a reason");
         assert!(said.starts_with("the closest match, s/a, would act on something else"), "{said}");
         assert!(said.ends_with("closest: s/a, s/b"), "{said}");
-        assert_eq!(reason(&Analysis::default(), &closest, None, None), None);
+        assert_eq!(reason(&Analysis::default(), false, &closest, None, None), None);
+        // A request that reads as writing ("write a word document …") but was turned down for the barred
+        // tool, not for needing none: the reason is the barred tool's.
+        let writes =
+            Analysis { composes: true, object_words: vec!["word".into(), "document".into()], ..Analysis::default() };
+        let said = reason(&writes, false, &closest, None, Some(("s", "a"))).expect("a reason");
+        assert!(said.starts_with("the closest match, s/a"), "{said}");
+        let said = reason(&writes, true, &closest, None, None).expect("a reason");
+        assert!(said.starts_with("the request asks for writing that needs no tool (word document)"), "{said}");
     }
 
     #[test]
