@@ -38,6 +38,37 @@ fn hyphen_joined(text: &str) -> Vec<String> {
 /// program. No tool is needed for it unless one is named for what is written (`Analysis::composes`).
 const COMPOSING: [&str; 6] = ["write", "compose", "imagine", "pretend", "rewrite", "paraphrase"];
 
+/// Kinds of file a request may ask to have written: writing one is a tool's job (a spreadsheet, a Word
+/// document, a PDF), not writing the agent does itself. "word" counts only before "document", "doc" or
+/// "file" (`names_a_file`).
+const FILE_KINDS: [&str; 17] = [
+    "file",
+    "files",
+    "spreadsheet",
+    "spreadsheets",
+    "workbook",
+    "pdf",
+    "docx",
+    "xlsx",
+    "pptx",
+    "csv",
+    "excel",
+    "powerpoint",
+    "presentation",
+    "slides",
+    "slideshow",
+    "deck",
+    "markdown",
+];
+
+/// Whether `words` (what a request writes, as `object_words`) name a kind of file.
+fn names_a_file(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        FILE_KINDS.contains(&w.as_str())
+            || (w == "word" && words.get(i + 1).is_some_and(|n| ["document", "doc", "file"].contains(&n.as_str())))
+    })
+}
+
 /// Words English writes with a capital though they name no one thing.
 const CALENDAR: [&str; 19] = [
     "monday",
@@ -379,8 +410,9 @@ pub(crate) struct Analysis {
     pub question: bool,
     /// It asks for writing the agent does itself (`COMPOSING`): it opens with "write", "imagine", "pretend"
     /// …, or its first verb is one of them and it is no question ("… Write a script for my next show"),
-    /// and it names no service, path, address, URL or place to put it ("write a joke about fruit"; not
-    /// "write a memo as a Word doc (/root/word/memo.docx)" or "write it to notes.md").
+    /// and it names no service, path, address, URL, place to put it or kind of file (`FILE_KINDS`: "write a
+    /// joke about fruit"; not "write a memo as a Word doc (/root/word/memo.docx)", "write it to notes.md"
+    /// or "write a spreadsheet of my expenses").
     pub composes: bool,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
@@ -520,7 +552,8 @@ impl Analysis {
             && entity_kinds == 0
             && named_servers.is_empty()
             && services.is_empty()
-            && destination_words.is_empty();
+            && destination_words.is_empty()
+            && !names_a_file(&object_words);
         Analysis {
             content,
             known,
@@ -729,6 +762,10 @@ mod tests {
         assert!(!composes("Write me a memo as a Word doc (/root/word/memo.docx)"), "a path");
         assert!(!composes("write the summary to the notes page"), "a place to put it");
         assert!(!composes("write a reply on Slack"), "a service");
+        assert!(!composes("write a spreadsheet of my expenses"), "a kind of file");
+        assert!(!composes("write a word document with the meeting notes"), "a kind of file");
+        assert!(!composes("write a PDF report of last month's sales"), "a kind of file");
+        assert!(composes("write a word of thanks for the team"), "\"word\" alone is no file");
         assert!(!composes("Schreib mir ein Gedicht"), "not read in another language");
         // Its first verb may come later: "I'm a youtuber …. Write a script for my next show", "Can you help me
         // write her a birthday card …" — but not in a question about writing.
