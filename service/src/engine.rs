@@ -601,6 +601,14 @@ impl Engine {
             slots.push(vec![texts.len()]);
             texts.push(write);
         }
+        // A request that summarizes or translates a file or a web page also asks to read it.
+        if self.config.multi_intent
+            && let Some(read) = crate::intents::implied_read(query)
+        {
+            notes.push(format!("also searched as {read:?}"));
+            slots.push(vec![texts.len()]);
+            texts.push(read);
+        }
         // A request with abbreviations also runs spelled out ("open a PR"), a misspelled one respelled
         // against the catalog's words ("serch wikipeda"), and one with quoted text without it ("add 'renew
         // passport' to my to-do list"): extra passes of the same intent.

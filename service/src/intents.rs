@@ -105,6 +105,44 @@ pub(crate) fn implied_file_write(query: &str) -> Option<String> {
     })
 }
 
+/// Verbs for what the agent does to a text itself once it has it ("summarize …", "translate …"): a request
+/// that does one of them to a file or a web page needs that read first.
+const DIGEST_VERBS: &[&str] =
+    &["summarize", "summarise", "summarizes", "tldr", "translate", "explain", "analyze", "analyse", "proofread"];
+
+/// Words after a digest verb that turn from what is digested to what it becomes or where it goes.
+const CLAUSE_TURNS: &[&str] = &["and", "then", "into", "to", "as"];
+
+/// The read a request implies when it asks to digest a file path or a web address ("summarize this pdf:
+/// report.pdf", "translate https://example.com/fr into English"), as a request of its own ("read a pdf
+/// file", "fetch a web page"): the agent summarizes or translates itself, but cannot open the file or the
+/// page, and the request's own words pull tools that summarize or translate something else. `None` when
+/// no digest verb has a path or an address after it in the same sentence, before the sentence turns to
+/// what the result becomes or where it goes (`CLAUSE_TURNS`).
+pub(crate) fn implied_read(query: &str) -> Option<String> {
+    sentences(query).into_iter().find_map(|sentence| {
+        let lower = sentence.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        words.iter().enumerate().find_map(|(i, w)| {
+            let verb = w.trim_matches(|c: char| !c.is_alphabetic());
+            if !DIGEST_VERBS.contains(&verb) {
+                return None;
+            }
+            // What is digested comes before what the result becomes or where it goes ("translate these
+            // phrases *and* make a sheet in /root/…", "translate it *into* …", "summarize it *to* …").
+            let clause = words[i + 1..].iter().take_while(|t| !CLAUSE_TURNS.contains(t));
+            clause.into_iter().find_map(|t| {
+                let t = t.trim_start_matches(['(', '"', '\'', '`', '<']);
+                if t.starts_with("http://") || t.starts_with("https://") || t.starts_with("www.") {
+                    Some("fetch a web page".to_string())
+                } else {
+                    file_path(t).map(|path| format!("read a {}", file_kind(path)))
+                }
+            })
+        })
+    })
+}
+
 /// What a file path (as [`file_path`] returns it) names, in words an embedder and BM25 match tool
 /// descriptions with.
 fn file_kind(path: &str) -> &'static str {
@@ -239,6 +277,24 @@ mod tests {
         assert_eq!(write("save the page. Then read /tmp/a.md"), None);
         assert_eq!(write("fetch https://example.com/a and save it to https://example.com/b"), None);
         assert_eq!(write("set up a small server and write the handler in Node.js"), None);
+    }
+
+    #[test]
+    fn digesting_a_file_or_a_page_implies_reading_it() {
+        let read = |q: &str| implied_read(q);
+        assert_eq!(read("summarize this pdf: report.pdf").as_deref(), Some("read a pdf file"));
+        assert_eq!(read("Translate ~/letters/brief.docx into English").as_deref(), Some("read a word document"));
+        assert_eq!(read("translate https://example.com/fr into English").as_deref(), Some("fetch a web page"));
+        assert_eq!(read("please summarize <https://blog.example.org/post>").as_deref(), Some("fetch a web page"));
+        assert_eq!(read("summarize the meeting for me"), None, "nothing to read");
+        assert_eq!(read("read report.pdf and save it to /tmp/a.md"), None, "no digest verb");
+        assert_eq!(read("summarize the news. Then open /tmp/a.md"), None, "another sentence");
+        assert_eq!(
+            read("Translate these phrases and make a flashcard sheet in /root/excel/cards.xlsx"),
+            None,
+            "the path is what another verb makes"
+        );
+        assert_eq!(read("summarize the thread to /tmp/summary.md"), None, "where the result goes");
     }
 
     proptest! {
