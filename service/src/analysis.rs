@@ -40,8 +40,8 @@ const COMPOSING: [&str; 6] = ["write", "compose", "imagine", "pretend", "rewrite
 
 /// Kinds of file a request may ask to have written: writing one is a tool's job (a spreadsheet, a Word
 /// document, a PDF), not writing the agent does itself. "word" counts only before "document", "doc" or
-/// "file" (`names_a_file`).
-const FILE_KINDS: [&str; 17] = [
+/// "file" (`names_a_file`); "markdown" does not count (a markdown table is text the agent writes).
+const FILE_KINDS: [&str; 16] = [
     "file",
     "files",
     "spreadsheet",
@@ -58,7 +58,6 @@ const FILE_KINDS: [&str; 17] = [
     "slides",
     "slideshow",
     "deck",
-    "markdown",
 ];
 
 /// Whether `words` (what a request writes, as `object_words`) name a kind of file.
@@ -766,6 +765,7 @@ mod tests {
         assert!(!composes("write a word document with the meeting notes"), "a kind of file");
         assert!(!composes("write a PDF report of last month's sales"), "a kind of file");
         assert!(composes("write a word of thanks for the team"), "\"word\" alone is no file");
+        assert!(composes("write a markdown table of the planets"), "text the agent writes");
         assert!(!composes("Schreib mir ein Gedicht"), "not read in another language");
         // Its first verb may come later: "I'm a youtuber …. Write a script for my next show", "Can you help me
         // write her a birthday card …" — but not in a question about writing.
