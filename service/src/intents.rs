@@ -91,16 +91,20 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// the clause out as an intent did not help (handdev-save R@5 0.767 with this pass alone, 0.733 with the
 /// cut too; BENCHMARKS.md). `None` when no save verb has a file path after it in the same sentence.
 pub(crate) fn implied_file_write(query: &str) -> Option<String> {
+    after_a_verb(query, SAVE_VERBS, |after| {
+        after.iter().find_map(|t| file_path(t)).map(|path| format!("write a {}", file_kind(path)))
+    })
+}
+
+/// The first `Some` that `implied` gives for the words after a verb of `verbs` (lowercase, to the end of
+/// its sentence), trying each such verb of each sentence in turn.
+fn after_a_verb(query: &str, verbs: &[&str], implied: impl Fn(&[&str]) -> Option<String>) -> Option<String> {
     sentences(query).into_iter().find_map(|sentence| {
         let lower = sentence.to_lowercase();
         let words: Vec<&str> = lower.split_whitespace().collect();
         words.iter().enumerate().find_map(|(i, w)| {
             let verb = w.trim_matches(|c: char| !c.is_alphabetic());
-            if !SAVE_VERBS.contains(&verb) {
-                return None;
-            }
-            let path = words[i + 1..].iter().find_map(|t| file_path(t))?;
-            Some(format!("write a {}", file_kind(path)))
+            if verbs.contains(&verb) { implied(&words[i + 1..]) } else { None }
         })
     })
 }
@@ -120,25 +124,16 @@ const CLAUSE_TURNS: &[&str] = &["and", "then", "into", "to", "as"];
 /// no digest verb has a path or an address after it in the same sentence, before the sentence turns to
 /// what the result becomes or where it goes (`CLAUSE_TURNS`).
 pub(crate) fn implied_read(query: &str) -> Option<String> {
-    sentences(query).into_iter().find_map(|sentence| {
-        let lower = sentence.to_lowercase();
-        let words: Vec<&str> = lower.split_whitespace().collect();
-        words.iter().enumerate().find_map(|(i, w)| {
-            let verb = w.trim_matches(|c: char| !c.is_alphabetic());
-            if !DIGEST_VERBS.contains(&verb) {
-                return None;
+    after_a_verb(query, DIGEST_VERBS, |after| {
+        // What is digested comes before what the result becomes or where it goes ("translate these phrases
+        // *and* make a sheet in /root/…", "translate it *into* …", "summarize it *to* …").
+        after.iter().take_while(|t| !CLAUSE_TURNS.contains(t)).find_map(|t| {
+            let t = t.trim_start_matches(['(', '"', '\'', '`', '<']);
+            if t.starts_with("http://") || t.starts_with("https://") || t.starts_with("www.") {
+                Some("fetch a web page".to_string())
+            } else {
+                file_path(t).map(|path| format!("read a {}", file_kind(path)))
             }
-            // What is digested comes before what the result becomes or where it goes ("translate these
-            // phrases *and* make a sheet in /root/…", "translate it *into* …", "summarize it *to* …").
-            let clause = words[i + 1..].iter().take_while(|t| !CLAUSE_TURNS.contains(t));
-            clause.into_iter().find_map(|t| {
-                let t = t.trim_start_matches(['(', '"', '\'', '`', '<']);
-                if t.starts_with("http://") || t.starts_with("https://") || t.starts_with("www.") {
-                    Some("fetch a web page".to_string())
-                } else {
-                    file_path(t).map(|path| format!("read a {}", file_kind(path)))
-                }
-            })
         })
     })
 }
