@@ -455,7 +455,13 @@ impl Analysis {
         let mut seen = HashSet::new();
         let content: Vec<(String, Option<TermId>, f32)> = all
             .into_iter()
-            .filter(|t| !STOP.contains(&t.as_str()) && !NOISE.contains(&t.as_str()) && !verb_terms.contains(t))
+            // A verb that is also what it makes ("*email* the report", "*comment* on issue 12") names that
+            // thing as much as the action: a tool that sends one says "email"; the report is only what it
+            // carries.
+            .filter(|t| {
+                let names_it = crate::intents::NAMES_WHAT_IT_MAKES.iter().any(|(v, _)| v == t);
+                !STOP.contains(&t.as_str()) && !NOISE.contains(&t.as_str()) && (!verb_terms.contains(t) || names_it)
+            })
             .filter(|t| seen.insert(t.clone()))
             .map(|t| {
                 let id = profiles.id(&t);

@@ -617,10 +617,13 @@ impl Engine {
         let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list").
+        // A request whose verb is what it makes ("email the report to Ann") also runs as the plain request
+        // ("send an email"); the guard reads it as the request, which says what else it names.
+        let plain = crate::intents::plainly(query);
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
         let mut respelled_at = None;
         for (alternative, read_as_request, is_respelled) in
-            [(spelled, false, false), (respelled, false, true), (unquoted, true, false)]
+            [(spelled, false, false), (respelled, false, true), (unquoted, true, false), (plain, true, false)]
         {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));

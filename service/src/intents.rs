@@ -92,7 +92,13 @@ const FILE_EXTENSIONS: &[&str] = &[
 /// cut too; BENCHMARKS.md). `None` when no save verb has a file path after it in the same sentence.
 pub(crate) fn implied_file_write(query: &str) -> Option<String> {
     after_a_verb(query, SAVE_VERBS, |after| {
-        after.iter().find_map(|t| file_path(t)).map(|path| format!("write a {}", file_kind(path)))
+        // A path after "then" belongs to what the request does next ("put the kickoff on my calendar, then
+        // email them the agenda in /root/docs/agenda.md").
+        after
+            .iter()
+            .take_while(|t| **t != "then")
+            .find_map(|t| file_path(t))
+            .map(|path| format!("write a {}", file_kind(path)))
     })
 }
 
@@ -106,6 +112,45 @@ fn after_a_verb(query: &str, verbs: &[&str], implied: impl Fn(&[&str]) -> Option
             let verb = w.trim_matches(|c: char| !c.is_alphabetic());
             if verbs.contains(&verb) { implied(&words[i + 1..]) } else { None }
         })
+    })
+}
+
+/// Verbs that are also the thing they make ("*email* the report to Ann", "*comment* on issue 12 that it
+/// is fixed"), with the plain request each one is. "Text" is left out: a text is also what a document
+/// holds, and a text message is not whatever message a connected server sends.
+pub(crate) const NAMES_WHAT_IT_MAKES: &[(&str, &str)] = &[
+    ("email", "send an email"),
+    ("mail", "send an email"),
+    ("message", "send a message"),
+    ("tweet", "send a tweet"),
+    ("sms", "send a text message"),
+    ("fax", "send a fax"),
+    ("dm", "send a direct message"),
+    ("comment", "add a comment"),
+    ("bookmark", "add a bookmark"),
+];
+
+/// Words after such a verb that say how or where it goes ("… *on* slack", "… *from* my gmail").
+const CHANNEL_WORDS: &[&str] = &["on", "via", "through", "from", "using", "in"];
+
+/// The plain request behind one that uses what it makes as its verb ("email the quarterly report to my
+/// boss" is "send an email"), with the words that say how or where it goes ("… from my gmail"): the
+/// request's own words are mostly what the message carries (a report, an agenda), which pull tools about
+/// that rather than the one that sends it. `None` when no action's verb is one of [`NAMES_WHAT_IT_MAKES`].
+pub(crate) fn plainly(query: &str) -> Option<String> {
+    let table = crate::actions::families();
+    let words = crate::actions::request_words(query);
+    let ends = crate::actions::clause_ends(query);
+    crate::actions::request_actions(table, query).into_iter().find_map(|a| {
+        let (_, plain) = NAMES_WHAT_IT_MAKES.iter().find(|(verb, _)| *verb == a.verb)?;
+        let end = ends.iter().copied().find(|&e| e > a.at).unwrap_or(words.len()).min(words.len());
+        let after = &words[(a.at + a.len).min(end)..end];
+        let channel: Vec<&str> = after
+            .iter()
+            .position(|w| CHANNEL_WORDS.contains(&w.as_str()))
+            .map(|i| after[i..].iter().take(4).map(String::as_str).collect())
+            .unwrap_or_default();
+        Some(if channel.is_empty() { plain.to_string() } else { format!("{plain} {}", channel.join(" ")) })
     })
 }
 
@@ -272,6 +317,29 @@ mod tests {
         assert_eq!(write("save the page. Then read /tmp/a.md"), None);
         assert_eq!(write("fetch https://example.com/a and save it to https://example.com/b"), None);
         assert_eq!(write("set up a small server and write the handler in Node.js"), None);
+        assert_eq!(
+            write("put the kickoff on my calendar for Tuesday, then email them the agenda in /root/docs/agenda.md"),
+            None,
+            "the path belongs to what is done next"
+        );
+    }
+
+    #[test]
+    fn a_verb_that_is_what_it_makes_is_also_asked_plainly() {
+        let plain = |q: &str| plainly(q);
+        assert_eq!(plain("email the quarterly report to my boss").as_deref(), Some("send an email"));
+        assert_eq!(plain("please email them the agenda").as_deref(), Some("send an email"));
+        assert_eq!(
+            plain("email the Q3 numbers to finance@acme.com from my gmail").as_deref(),
+            Some("send an email from my gmail")
+        );
+        assert_eq!(plain("dm alex on slack the link").as_deref(), Some("send a direct message on slack the link"));
+        assert_eq!(plain("tweet that we shipped v2").as_deref(), Some("send a tweet"));
+        assert_eq!(plain("send an email to Bob"), None, "already plain");
+        assert_eq!(plain("find the email from Bob about the invoice"), None, "a message, not a verb");
+        assert_eq!(plain("text my wife that I'm late"), None, "a text is not any message");
+        assert_eq!(plain("comment on issue 42 that it is fixed").as_deref(), Some("add a comment on issue 42 that"));
+        assert_eq!(plain("add a comment to issue 42"), None, "already plain");
     }
 
     #[test]

@@ -402,6 +402,16 @@ fn everyday_words_find_tools_that_say_them_otherwise() {
     assert_eq!(answer.tools[0].name, "create_directory", "{:?}", names(&answer));
 }
 
+/// A verb that is also what it makes ("comment on …", "dm …") is also searched as the plain request
+/// ("add a comment"), and says so: the request's own words are what the comment or the message carries.
+#[test]
+fn a_verb_that_is_what_it_makes_finds_the_tool_that_makes_it() {
+    let answer = ask("comment on issue 7 in toolscout/toolscout that it is fixed");
+    assert!(answer.notes.iter().any(|n| n.starts_with("also searched as \"add a comment")), "{:?}", answer.notes);
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(answer.tools[0].name, "add_issue_comment", "{:?}", names(&answer));
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
