@@ -388,10 +388,17 @@ impl<'a> Guard<'a> {
                 .map(|(_, ids)| ids.clone())
                 .collect()
         };
+        // A past participle before the thing is a state of it ("commit my *staged* changes", "list the
+        // *archived* projects"), not another thing its service tells apart: a tool that acts on such things
+        // in any state (`git_commit`) is not barred because another one names the state (`git_diff_staged`).
+        let qualifiers: Vec<TermId> = {
+            let before_head = request.object_words.split_last().map_or(&[][..], |(_, rest)| rest);
+            ids(&before_head.iter().filter(|w| participle(w, table)).cloned().collect::<Vec<_>>())
+        };
         let mut distinguished: Vec<(usize, TermId)> = Vec::new();
         let mut looked_apart: Vec<(usize, TermId)> = Vec::new();
         for &(tool, server) in candidates {
-            for &o in &profiles.tools[tool].object {
+            for &o in profiles.tools[tool].object.iter().filter(|o| !qualifiers.contains(o)) {
                 if acted_object.contains(&o) && !distinguished.contains(&(server, o)) {
                     distinguished.push((server, o));
                 }
@@ -970,6 +977,14 @@ fn id_like(word: &str) -> bool {
 
 /// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
 /// tells apart (`apart`: pairs of server and term), never names or describes that thing.
+/// Whether a word is the past participle of a verb of the table ("staged", "archived", "deleted"): before
+/// a noun, it says what state the thing is in.
+fn participle(word: &str, table: &crate::actions::Families) -> bool {
+    word.len() > 4
+        && word.ends_with("ed")
+        && toolscout_indexer::terms(word).first().is_some_and(|t| table.is_verb_stem(t))
+}
+
 fn on_another_thing(apart: &[(usize, TermId)], t: &crate::profile::ToolProfile, server: usize) -> bool {
     !t.object.is_empty()
         && apart.iter().any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
@@ -1304,6 +1319,28 @@ mod tests {
         let mut reads = rename_card();
         reads.families.push(family("search"));
         assert!(!Guard::new(&reads, &p, &[(0, 0), (1, 0)]).bars(0, 0));
+    }
+
+    #[test]
+    fn a_state_of_the_thing_is_not_another_thing() {
+        // Terms: 1 git, 10 change, 11 branch; "stage" after the numbered ones.
+        let mut p = catalog(&[(1, &[(&["store"], &[1], &[]), (&["compare"], &[11], &[]), (&["compare"], &[10], &[])])]);
+        let stage = p.intern("stage");
+        p.tools[2].object = vec![stage];
+        let commit = |object_words: &[&str], known: &[TermId]| {
+            let mut r = request(&["store"], known, &[]);
+            r.object_words = object_words.iter().map(|w| w.to_string()).collect();
+            r.action = Some(crate::actions::Action { family: family("store"), verb: "commit".into(), at: 0, len: 1 });
+            r
+        };
+        // "commit my staged changes" → git_commit, though git_diff_staged names the state.
+        let staged = commit(&["staged", "w10"], &[10, stage]);
+        assert!(!Guard::new(&staged, &p, &[(0, 0), (2, 0)]).bars(0, 0));
+        // A thing of its own that another tool names still bars ("commit the branch changes" if the server
+        // told branches apart).
+        p.tools[1].object = vec![11];
+        let branch = commit(&["w11", "w10"], &[10, 11]);
+        assert!(Guard::new(&branch, &p, &[(0, 0), (1, 0)]).bars(0, 0));
     }
 
     #[test]
