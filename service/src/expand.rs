@@ -27,8 +27,9 @@ pub(crate) fn spelled_out(text: &str) -> Option<String> {
 
 /// `text` with each word (a run of characters `in_word` accepts) that `replacement` has a replacement for
 /// replaced, everything else kept as is; `None` when nothing was replaced. Words inside a URL, path, email
-/// address or identifier (`blog.rust-lang.org`, `src/lib.rs`, `transfer_funds`) are left alone: they are
-/// payload, not words to spell out or respell. Shared by the abbreviation pass and respelling.
+/// address or identifier (`blog.rust-lang.org`, `src/lib.rs`, `transfer_funds`) or inside quotes ("a note
+/// called 'Meeting notes'") are left alone: they are payload, not words to spell out or respell. Shared by
+/// the abbreviation pass and respelling.
 pub(crate) fn replace_words<'a>(
     text: &str,
     in_word: impl Fn(char) -> bool,
@@ -38,6 +39,9 @@ pub(crate) fn replace_words<'a>(
     let mut out = String::with_capacity(text.len() + 16);
     let mut word = String::new();
     let mut verbatim = false;
+    // Which characters lie inside a quoted span (`payload.rs` masks their letters).
+    let quoted: Vec<bool> =
+        text.chars().zip(crate::payload::quoted_letters_masked(text).chars()).map(|(a, b)| a != b).collect();
     let mut flush = |word: &mut String, out: &mut String, verbatim: bool| {
         if !word.is_empty() {
             match replacement(word).filter(|_| !verbatim) {
@@ -51,19 +55,23 @@ pub(crate) fn replace_words<'a>(
         }
     };
     let mut token_start = true;
-    for (at, c) in text.char_indices() {
+    let mut in_quotes = false;
+    for (i, (at, c)) in text.char_indices().enumerate() {
         if token_start && !c.is_whitespace() {
             verbatim = looks_verbatim(text[at..].split(char::is_whitespace).next().unwrap_or_default());
         }
         token_start = c.is_whitespace();
         if in_word(c) {
+            if word.is_empty() {
+                in_quotes = quoted.get(i).copied().unwrap_or(false);
+            }
             word.push(c);
         } else {
-            flush(&mut word, &mut out, verbatim);
+            flush(&mut word, &mut out, verbatim || in_quotes);
             out.push(c);
         }
     }
-    flush(&mut word, &mut out, verbatim);
+    flush(&mut word, &mut out, verbatim || in_quotes);
     changed.then_some(out)
 }
 
@@ -105,6 +113,12 @@ mod tests {
         assert_eq!(spelled_out("any mail from DHL?").as_deref(), Some("any email from DHL?"));
         assert_eq!(spelled_out("unfold the map"), None, "`fold` inside a word stays");
         assert_eq!(spelled_out("move it to ~/photos/2024"), None, "a path is payload");
+        assert_eq!(spelled_out("delete my 3pm meeting").as_deref(), Some("delete my 3pm event"));
+        assert_eq!(spelled_out("new note called 'Meeting 2025-03-04'"), None, "quoted text is payload");
+        assert_eq!(
+            spelled_out("add \"call the repo owner\" to my repo's todo").as_deref(),
+            Some("add \"call the repo owner\" to my repository's todo")
+        );
     }
 
     #[test]
