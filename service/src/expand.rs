@@ -114,6 +114,7 @@ mod tests {
         assert_eq!(spelled_out("unfold the map"), None, "`fold` inside a word stays");
         assert_eq!(spelled_out("move it to ~/photos/2024"), None, "a path is payload");
         assert_eq!(spelled_out("delete my 3pm meeting").as_deref(), Some("delete my 3pm event"));
+        assert_eq!(spelled_out("draw a flowchart of it").as_deref(), Some("draw a flow diagram of it"));
         assert_eq!(spelled_out("new note called 'Meeting 2025-03-04'"), None, "quoted text is payload");
         assert_eq!(
             spelled_out("add \"call the repo owner\" to my repo's todo").as_deref(),
