@@ -407,10 +407,21 @@ impl Profiles {
 
     /// The catalog word `word` is most likely a misspelling of (none for a word the model knows).
     fn correction(&self, word: &str) -> Option<&str> {
-        if self.known_words.contains(&word.to_lowercase()) {
+        let lower = word.to_lowercase();
+        if self.known_words.contains(&lower) || self.made_of_known(&lower) {
             return None;
         }
         closest_word(&self.words, word)
+    }
+
+    /// Whether `word` (lowercase) is a word the model knows with an ending added ("heater": heat) or joined
+    /// to a particle ("login": log in, "signup"): English, though the model's tokenizer has no whole word
+    /// for it, so no misspelling of a catalog word ("header", "logic").
+    fn made_of_known(&self, word: &str) -> bool {
+        const ENDINGS: [&str; 10] = ["er", "ers", "ing", "ed", "s", "es", "in", "up", "out", "on"];
+        ENDINGS.iter().any(|e| {
+            word.strip_suffix(e).is_some_and(|stem| stem.chars().count() >= 3 && self.known_words.contains(stem))
+        })
     }
 
     /// Servers whose service words all occur among `query_terms`.
@@ -873,6 +884,22 @@ mod tests {
         assert_eq!(p.respell("saying hello"), None, "a word of the language stands");
         assert_eq!(p.respell("Saying hello, serch").as_deref(), Some("Saying hello, search"), "a typo is still fixed");
         assert_eq!(p.respell("call 'transfer_fands' now"), None, "an identifier is left alone");
+    }
+
+    #[test]
+    fn a_known_word_with_an_ending_or_a_particle_is_not_respelled() {
+        let words =
+            [("header", 4), ("logic", 3), ("calendar", 5)].into_iter().map(|(w, n)| (w.to_string(), n)).collect();
+        let mut p = Profiles { words, ..Profiles::default() };
+        assert_eq!(
+            p.respell("the heater is broken").as_deref(),
+            Some("the header is broken"),
+            "the model knows no heat"
+        );
+        p.known_words = ["heat", "log"].into_iter().map(String::from).collect();
+        assert_eq!(p.respell("the heater is broken"), None, "heat + er");
+        assert_eq!(p.respell("flowchart of the login flow"), None, "log + in");
+        assert_eq!(p.respell("add it to my calender").as_deref(), Some("add it to my calendar"), "no known stem");
     }
 
     #[test]
