@@ -615,11 +615,12 @@ impl Engine {
         let spelled = crate::expand::spelled_out(query);
         let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
         let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
-        // The guard reads the unquoted pass as the request: without its quoted payload it would not say
-        // what it makes ("add to my to-do list").
         // A request whose verb is what it makes ("email the report to Ann") also runs as the plain request
-        // ("send an email"); the guard reads it as the request, which says what else it names.
+        // ("send an email").
         let plain = crate::intents::plainly(query);
+        // The guard reads the unquoted pass as the request: without its quoted payload it would not say
+        // what it makes ("add to my to-do list"). It reads the plain pass as the request too, which says
+        // what else the request names ("comment on the figma file …").
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
         let mut respelled_at = None;
         for (alternative, read_as_request, is_respelled) in

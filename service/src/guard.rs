@@ -975,8 +975,6 @@ fn id_like(word: &str) -> bool {
     (digits >= 5 && letters == 0) || (digits > 0 && letters > 0 && word.chars().count() >= 6)
 }
 
-/// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
-/// tells apart (`apart`: pairs of server and term), never names or describes that thing.
 /// Whether a word is the past participle of a verb of the table ("staged", "archived", "deleted"): before
 /// a noun, it says what state the thing is in.
 fn participle(word: &str, table: &crate::actions::Families) -> bool {
@@ -985,6 +983,8 @@ fn participle(word: &str, table: &crate::actions::Families) -> bool {
         && toolscout_indexer::terms(word).first().is_some_and(|t| table.is_verb_stem(t))
 }
 
+/// Whether the tool `t` of `server` acts on a thing (its name shows an object) and, for a thing its server
+/// tells apart (`apart`: pairs of server and term), never names or describes that thing.
 fn on_another_thing(apart: &[(usize, TermId)], t: &crate::profile::ToolProfile, server: usize) -> bool {
     !t.object.is_empty()
         && apart.iter().any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
