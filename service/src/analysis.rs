@@ -459,7 +459,7 @@ impl Analysis {
             // thing as much as the action: a tool that sends one says "email"; the report is only what it
             // carries.
             .filter(|t| {
-                let names_it = crate::intents::NAMES_WHAT_IT_MAKES.iter().any(|(v, _)| v == t);
+                let names_it = crate::intents::names_what_it_makes(t);
                 !STOP.contains(&t.as_str()) && !NOISE.contains(&t.as_str()) && (!verb_terms.contains(t) || names_it)
             })
             .filter(|t| seen.insert(t.clone()))

@@ -130,6 +130,15 @@ pub(crate) const NAMES_WHAT_IT_MAKES: &[(&str, &str)] = &[
     ("bookmark", "add a bookmark"),
 ];
 
+/// Whether `term` (a term as the analyzer stems it: "messag") is one of [`NAMES_WHAT_IT_MAKES`]'s verbs.
+pub(crate) fn names_what_it_makes(term: &str) -> bool {
+    static STEMS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    STEMS
+        .get_or_init(|| NAMES_WHAT_IT_MAKES.iter().flat_map(|(verb, _)| toolscout_indexer::terms(verb)).collect())
+        .iter()
+        .any(|stem| stem == term)
+}
+
 /// Words after such a verb that say how or where it goes ("… *on* slack", "… *from* my gmail").
 const CHANNEL_WORDS: &[&str] = &["on", "via", "through", "from", "using", "in"];
 
@@ -340,6 +349,8 @@ mod tests {
         assert_eq!(plain("text my wife that I'm late"), None, "a text is not any message");
         assert_eq!(plain("comment on issue 42 that it is fixed").as_deref(), Some("add a comment on issue 42 that"));
         assert_eq!(plain("add a comment to issue 42"), None, "already plain");
+        assert!(["email", "messag", "comment"].iter().all(|t| names_what_it_makes(t)), "as the analyzer stems them");
+        assert!(!names_what_it_makes("text"));
     }
 
     #[test]
