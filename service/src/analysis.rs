@@ -186,6 +186,14 @@ fn names_server(word: &str, n: usize, profiles: &Profiles) -> bool {
         .any(|id| server.service.contains(&id) || server.aliases.contains(&id))
 }
 
+/// Whether every word of `words` that names server `n` qualifies a thing made of its software
+/// (`services::ARTIFACTS`: "a *redis* container"), and some word does.
+fn only_as_artifact(words: &[String], n: usize, profiles: &Profiles) -> bool {
+    let mut naming = (0..words.len()).filter(|&i| names_server(&words[i], n, profiles)).peekable();
+    naming.peek().is_some()
+        && naming.all(|i| words.get(i + 1).is_some_and(|w| crate::services::ARTIFACTS.contains(&w.as_str())))
+}
+
 /// The servers of `named` that `words` (a request's words, as `request_words` gives them) name, each with
 /// the family of the action in whose clause they are named (once per pair). The clause of an action runs
 /// from its verb to the next verb; words before the first verb are the first verb's. Words before `from`
@@ -433,6 +441,10 @@ pub(crate) struct Analysis {
     pub entity_kinds: u8,
     /// The services of `services.txt` it names that the catalog never mentions.
     pub missing_services: Vec<crate::services::Service>,
+    /// What it shows, when its first action gets (`get`) things written in the plural, with no "of"
+    /// ("show open pull *requests*"): the head's catalog term. Listing them is what it asks
+    /// (`features::features`: `list_pull_requests` does the same action as asked).
+    pub listed: Option<TermId>,
 }
 
 impl Analysis {
@@ -518,7 +530,9 @@ impl Analysis {
             .map(|i| object_of(&raw[i + 1..clause_end(i, i + 1)]))
             .filter(|o| !o.is_empty())
             .collect();
-        let named_servers = profiles.named_servers(&known);
+        // "spin up a redis container": Redis is what the container runs, not a server to act on.
+        let named_servers: Vec<usize> =
+            profiles.named_servers(&known).into_iter().filter(|&n| !only_as_artifact(&raw, n, profiles)).collect();
         let implied_read = families_seen.is_empty();
         let question = crate::actions::clause_openers(&masked).iter().any(|w| QUESTIONS.contains(&w.as_str()));
         // A request not written in English: its verbs are read from `foreign_verbs.txt`, but a verb the
@@ -548,6 +562,12 @@ impl Analysis {
         } else {
             table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
         };
+        let listed = action
+            .as_ref()
+            .filter(|a| !foreign && families().name(a.family) == "get" && !object_words.iter().any(|w| w == "of"))
+            .and_then(|_| object_words.last())
+            .filter(|w| w.ends_with('s') && !w.ends_with("ss") && terms(w).last().is_some_and(|t| t != *w))
+            .and_then(|w| terms(w).last().and_then(|t| profiles.id(t)));
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
         let mut denied = crate::actions::denied_actions(families(), &masked);
         denied.retain(|f| !families_seen.contains(f));
@@ -589,6 +609,7 @@ impl Analysis {
             services,
             entity_kinds,
             missing_services,
+            listed,
         }
     }
 
@@ -620,6 +641,28 @@ mod tests {
         let english = Analysis::new("delete the asana project 'Q2 campaign'", &Profiles::default());
         assert!(!english.foreign && !english.unknown_verb);
         assert_eq!(english.object_words, ["asana", "project", "q2", "campaign"]);
+    }
+
+    #[test]
+    fn showing_things_in_the_plural_lists_them() {
+        let mut p = Profiles::default();
+        let request = p.intern("request");
+        let listed = |text: &str| Analysis::new(text, &p).listed;
+        assert_eq!(listed("show open pull requests in acme/web"), Some(request));
+        assert_eq!(listed("show pull request 5 in acme/web"), None, "one is got");
+        assert_eq!(listed("show the details of pull requests 5 and 6"), None, "what of them is asked");
+        assert_eq!(listed("close the open pull requests"), None, "no look-up");
+    }
+
+    #[test]
+    fn a_service_that_qualifies_what_runs_its_software_is_not_a_server_acted_on() {
+        let mut p = Profiles::default();
+        let redis = p.intern(&terms("redis")[0]);
+        p.servers.push(crate::profile::ServerProfile { service: vec![redis], ..Default::default() });
+        assert!(only_as_artifact(&request_words("spin up a redis container"), 0, &p));
+        assert!(!only_as_artifact(&request_words("flush the redis cache"), 0, &p));
+        assert!(!only_as_artifact(&request_words("start a redis container and list redis keys"), 0, &p));
+        assert!(!only_as_artifact(&request_words("spin up a container"), 0, &p), "not named");
     }
 
     #[test]

@@ -113,7 +113,16 @@ pub(crate) fn features(
         let reads = tool.actions.iter().any(|&f| table.class(f) == crate::actions::EffectClass::Read);
         if reads { Agreement::Compatible } else { Agreement::Unknown }
     } else {
-        table.agreement_of_sets(&request.families, &tool.actions)
+        match table.agreement_of_sets(&request.families, &tool.actions) {
+            // Showing things in the plural is listing them: "show open pull requests" → `list_pull_requests`.
+            Agreement::Compatible
+                if request.listed.is_some_and(|h| tool.object.contains(&h))
+                    && tool.actions.iter().any(|&f| table.name(f) == "list") =>
+            {
+                Agreement::Same
+            }
+            agreement => agreement,
+        }
     };
     let one = |b: bool| f32::from(u8::from(b));
     let named = request.named_servers.contains(&server_index);

@@ -293,7 +293,13 @@ struct Thing {
     qualifiers: Vec<TermId>,
     /// The catalog's terms of the words after "of": what it belongs to ("pipelin", "web").
     owners: Vec<TermId>,
+    /// Its head is written in the plural ("show recent bitrise *builds*"): more than one is asked for.
+    plural: bool,
 }
+
+/// Words before a thing that say which of them by time, not its kind (`Guard::when_only`). ("latest" is
+/// left out: `get_latest_release` is told apart from `get_release` by it.)
+const WHEN_ONLY: [&str; 4] = ["recent", "newest", "oldest", "previous"];
 
 /// Heads of tools that act on things of any kind (`batch_create_objects` makes contacts, `create_record` a
 /// lead, `PlayMedia` plays songs): never another kind than the request's.
@@ -693,25 +699,41 @@ impl<'a> Guard<'a> {
     /// Whether the tool `tool` does what the request asks to the thing it names: its name's actions agree
     /// with the request's first as the same action (`Agreement::Same`), or without conflict when that one
     /// acts ("kick off a build of …" → `create_build`; a read is not: "list current alerts" is not served
-    /// by `get_alert`), the one thing its name acts on is
+    /// by `get_alert`) or shows things in the plural and the tool lists ("show recent bitrise builds" →
+    /// `list_builds`), the one thing its name acts on is
     /// the head of what the request acts on or looks up, every word its name acts on is a word of the
     /// request, and every word that qualifies the request's thing is in its name or names its server
     /// (`create_issue` of GitLab for "open an issue in gitlab project …"; not `zpa_create_server_group` or
-    /// Okta's `create_group` for "create a ZPA segment group"). Such a tool is not overshadowed by a barred near miss (`stages::decide`).
+    /// Okta's `create_group` for "create a ZPA segment group"), or only says which by time (`WHEN_ONLY`). Such a tool is not overshadowed by a barred near miss (`stages::decide`).
     pub(crate) fn fits(&self, tool: usize, server: usize) -> bool {
         let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
         self.thing.as_ref().is_some_and(|thing| {
             t.head == Some(thing.head)
-                && thing.qualifiers.iter().all(|q| t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q))
+                && thing
+                    .qualifiers
+                    .iter()
+                    .all(|q| t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q) || self.when_only(*q))
         }) && t.object.iter().all(|o| self.request.known.contains(o))
             && self.request.action.as_ref().is_some_and(|a| {
                 let table = families();
                 match table.agreement_of_sets(&[a.family], &t.actions) {
                     Agreement::Same => true,
-                    Agreement::Compatible => table.class(a.family) != EffectClass::Read,
+                    // Showing things (plural) is listing them: "show recent bitrise builds" → `list_builds`.
+                    Agreement::Compatible => {
+                        table.class(a.family) != EffectClass::Read
+                            || (self.thing.as_ref().is_some_and(|thing| thing.plural)
+                                && table.name(a.family) == "get"
+                                && t.actions.iter().any(|&f| table.name(f) == "list"))
+                    }
                     _ => false,
                 }
             })
+    }
+
+    /// Whether the term `q` only says which of the things is meant by when it came (`WHEN_ONLY`: "recent"
+    /// of "show recent bitrise builds"), not what kind of thing it is.
+    fn when_only(&self, q: TermId) -> bool {
+        WHEN_ONLY.iter().flat_map(|w| toolscout_indexer::terms(w)).any(|t| self.profiles.id(&t) == Some(q))
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
@@ -964,7 +986,9 @@ fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
     let known =
         |ts: &[String]| -> Vec<TermId> { ts.iter().filter_map(|t| profiles.id(t)).filter(|&q| q != head).collect() };
     let owners = if of < object_words.len() { known(&terms(&object_words[of + 1..])) } else { Vec::new() };
-    Some(Thing { head, qualifiers: known(rest), owners })
+    let written = object_words[..of].iter().rev().find(|w| terms(std::slice::from_ref(w)).last() == Some(last));
+    let plural = written.is_some_and(|w| w.ends_with('s') && !w.ends_with("ss") && w != last);
+    Some(Thing { head, qualifiers: known(rest), owners, plural })
 }
 
 /// Whether a word reads as the id of a thing that exists: a number of five digits or more, or letters and
@@ -1978,6 +2002,16 @@ mod tests {
         assert!(fits(&ask("start", &[1, 10], &["w10"]), &p, 0, 0));
         p.tools[2].actions = vec![family("get")];
         assert!(!fits(&ask("list", &[1, 10], &["w10"]), &p, 2, 0));
+        // Showing things written in the plural is listing them ("show recent bitrise builds" →
+        // list_builds); "recent" says which of them, not what kind.
+        let (build, recent) = (p.intern("build"), p.intern("recent"));
+        p.tools[2].actions = vec![family("list")];
+        (p.tools[2].head, p.tools[2].object, p.tools[2].name) = (Some(build), vec![build], set(&[build]));
+        let show = |known: &[TermId], object: &[&str]| Analysis { looks_up: true, ..ask("show", known, object) };
+        assert!(fits(&show(&[1, build], &["builds"]), &p, 2, 0));
+        assert!(!fits(&show(&[1, build], &["build"]), &p, 2, 0), "one is got, not listed");
+        assert!(fits(&show(&[1, build, recent], &["recent", "builds"]), &p, 2, 0));
+        assert!(!fits(&show(&[1, build, 13], &["w13", "builds"]), &p, 2, 0), "a kind the name lacks");
     }
 
     #[test]

@@ -641,6 +641,10 @@ fn coordinated_actions(table: &crate::actions::Families, description: &str, name
     out
 }
 
+/// Verbs of the table that a tool's name uses as nouns: `text_diff` compares texts, `text-search` searches
+/// them; no tool of the crawled catalogs texts anyone.
+const NOT_VERBS_IN_NAMES: [&str; 1] = ["text"];
+
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
 /// (`get_or_create_user`, `search_and_replace`) or the first verb makes it, it is another action that does
@@ -648,7 +652,8 @@ fn coordinated_actions(table: &crate::actions::Families, description: &str, name
 /// but a build is what `create_build` makes, a text channel what `create_text_channel` makes, and making a
 /// list does not list (`create_list`, `create_view`, `create_review`).
 fn name_actions(table: &crate::actions::Families, words: &[&str]) -> Vec<Action> {
-    let all = table.actions(words);
+    let mut all = table.actions(words);
+    all.retain(|a| !NOT_VERBS_IN_NAMES.contains(&a.verb.as_str()));
     let first = all.first().map(|a| a.family);
     let makes = first.is_some_and(|f| table.name(f) == "create");
     let after_first = all.first().map_or(0, |a| a.at + a.len);
@@ -774,6 +779,9 @@ mod tests {
         assert_eq!(shows("create_list"), ["create"], "making a list does not list");
         assert_eq!(shows("create_list_in_folder"), ["create"]);
         assert_eq!(shows("zpa_bulk_delete_app_connectors"), ["delete"], "the first verb need not come first");
+        assert_eq!(shows("text_diff"), ["compare"], "a text is what is compared");
+        assert_eq!(shows("text-search"), ["search"]);
+        assert!(shows("text_splitter").is_empty(), "no tool texts anyone");
     }
 
     #[test]

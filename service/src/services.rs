@@ -123,14 +123,14 @@ impl Services {
 
     /// Calls `found` for every service `text` names (longest name first at each word; a service may be
     /// reported more than once).
-    fn scan(&self, text: &str, camel: bool, found: &mut impl FnMut(Service, usize)) {
+    fn scan(&self, text: &str, camel: bool, found: &mut impl FnMut(Service, usize, usize)) {
         let words = words_of(text, camel);
         let mut i = 0;
         'words: while i < words.len() {
             if self.first_words.contains(&words[i]) {
                 for len in (1..=self.longest.min(words.len() - i)).rev() {
                     if let Some(&service) = self.aliases.get(&words[i..i + len].join(" ")) {
-                        found(service, i);
+                        found(service, i, len);
                         i += len;
                         continue 'words;
                     }
@@ -144,7 +144,7 @@ impl Services {
     pub(crate) fn named_in(&self, text: &str) -> Vec<Service> {
         let mut out = Vec::new();
         for camel in [false, true] {
-            self.scan(text, camel, &mut |s, _| {
+            self.scan(text, camel, &mut |s, _, _| {
                 if !out.contains(&s) {
                     out.push(s);
                 }
@@ -165,7 +165,12 @@ impl Services {
         let text = kept.join(" ");
         let plain = words_of(&text, false);
         let mut out = Vec::new();
-        self.scan(&text, false, &mut |s, at| {
+        self.scan(&text, false, &mut |s, at, len| {
+            // "spin up a redis container", "install the stripe package": what runs or is installed, not
+            // where.
+            if plain.get(at + len).is_some_and(|w| ARTIFACTS.contains(&w.as_str())) {
+                return;
+            }
             let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
             // "on" after something written, to be made ("a … memo"), opens its topic: "a one-page memo on
             // Costco"; not "post the memo on Slack".
@@ -192,6 +197,25 @@ impl Services {
         out
     }
 }
+
+/// Things made of a service's software, which a service's name before them qualifies ("a redis
+/// container", "the stripe sdk", "the postgres module"): the service is what they run or hold, not the
+/// place a request acts. ("package" and "image" are left out: "track my FedEx package", "an Instagram
+/// image" name the place.)
+pub(crate) const ARTIFACTS: [&str; 12] = [
+    "container",
+    "containers",
+    "library",
+    "libraries",
+    "module",
+    "modules",
+    "plugin",
+    "plugins",
+    "sdk",
+    "sdks",
+    "dependency",
+    "dependencies",
+];
 
 /// Words after which a service is the place a request acts.
 /// An article counts too: "schedule a Google Calendar meeting", "get me an uber" name the service of the
@@ -258,7 +282,7 @@ impl Mentioned {
             self.0.resize(table.len(), false);
         }
         for &camel in forms {
-            table.scan(text, camel, &mut |s, _| self.0[s] = true);
+            table.scan(text, camel, &mut |s, _, _| self.0[s] = true);
         }
     }
 
@@ -322,6 +346,8 @@ mod tests {
         assert!(acted("go to bestbuy.com and search for TVs").is_empty());
         assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
         assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
+        assert!(acted("spin up a redis container").is_empty(), "what the container runs");
+        assert!(acted("upgrade the stripe sdk in my project").is_empty());
     }
 
     #[test]

@@ -474,11 +474,29 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 && !(a.len == 1 && done_at(refs, a.at, earlier))
         };
         if asked {
-            out.push(Action { at: a.at + offset, ..a });
+            // "where can I charge my car" asks where to do it: finding a place, not charging.
+            let family =
+                if !anywhere && asks_where(refs, at) { table.by_name("search").unwrap_or(a.family) } else { a.family };
+            out.push(Action { at: a.at + offset, family, ..a });
         }
     });
     out
 }
+
+/// Whether the verb at `at` in `words` (a clause's words) is led to (`VERB_LEADS`) from "where": "*where*
+/// can I charge my electric car", "where do I buy tickets", "where to download …". Such a request asks
+/// for the place to do it — a look-up — not for doing it.
+fn asks_where(words: &[&str], at: usize) -> bool {
+    words[..at]
+        .iter()
+        .rev()
+        .find(|w| !VERB_LEADS.contains(w) && !WHERE_LEADS.contains(w))
+        .is_some_and(|w| *w == "where")
+}
+
+/// Auxiliaries between "where" and its verb that `VERB_LEADS` lacks ("where *do* I buy", "where *is* it
+/// possible to …" is not read: "possible" leads nowhere).
+const WHERE_LEADS: [&str; 6] = ["do", "does", "did", "may", "might", "shall"];
 
 /// Whether `text` only tells what someone did — it shows a verb where `request_actions` would read one, in
 /// the past tense after a subject (`done_at`), and no action it asks: "we moved the landing page to the new
@@ -832,6 +850,9 @@ mod tests {
         check("3pm new york is what time in london?", &[]);
         check("close issue 12, then post a note in #general", &["close", "send"]);
         check("can you delete ~/tmp/old.log please", &["delete"]);
+        check("where can I charge my electric car near Munich", &["search"]);
+        check("where do I buy train tickets to Lyon", &["search"]);
+        check("charge my card 20 dollars", &["pay"]);
         check("transcript for https://www.youtube.com/watch?v=x", &[]);
         check("I want to book a table for two", &["schedule"]);
         check("file a linear issue: dark mode toggle does nothing", &["create"]);

@@ -412,6 +412,16 @@ fn a_verb_that_is_what_it_makes_finds_the_tool_that_makes_it() {
     assert_eq!(answer.tools[0].name, "add_issue_comment", "{:?}", names(&answer));
 }
 
+/// Showing things written in the plural is listing them: the tool that lists them is delivered beside the
+/// one that gets one of them (before, `list_pull_requests` fell below the tool cut).
+#[test]
+fn showing_things_in_the_plural_delivers_the_tool_that_lists_them() {
+    let answer = ask("show open pull requests in toolscout/toolscout");
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    let names = names(&answer);
+    assert!(names.contains(&("github".to_string(), "list_pull_requests".to_string())), "{names:?}");
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
