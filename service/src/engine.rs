@@ -615,6 +615,9 @@ impl Engine {
         let spelled = crate::expand::spelled_out(query);
         let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
         let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
+        // A request with a web address also runs with the address named for what it is ("open a website in
+        // the browser"): the address's words ("news.ycombinator.com") pull toward tools about them.
+        let addressed = crate::payload::with_addresses_named(query);
         // A request whose verb is what it makes ("email the report to Ann") also runs as the plain request
         // ("send an email").
         let plain = crate::intents::plainly(query);
@@ -623,9 +626,13 @@ impl Engine {
         // what else the request names ("comment on the figma file …").
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
         let mut respelled_at = None;
-        for (alternative, read_as_request, is_respelled) in
-            [(spelled, false, false), (respelled, false, true), (unquoted, true, false), (plain, true, false)]
-        {
+        for (alternative, read_as_request, is_respelled) in [
+            (spelled, false, false),
+            (respelled, false, true),
+            (unquoted, true, false),
+            (plain, true, false),
+            (addressed, true, false),
+        ] {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));
             if is_respelled {

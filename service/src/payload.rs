@@ -59,9 +59,89 @@ pub(crate) fn quoted_letters_masked(text: &str) -> String {
         .collect()
 }
 
+/// Endings of a bare host name that make a token a web address ("stripe.com", "docs.rs"; not "report.pdf",
+/// "Node.js").
+const HOST_ENDINGS: [&str; 16] =
+    ["com", "org", "net", "io", "dev", "ai", "co", "app", "gov", "edu", "uk", "de", "fr", "rs", "info", "me"];
+
+/// Families of a request that browses a page (`actions`): what it asks is done in a browser, wherever the
+/// page is.
+const BROWSING: [&str; 3] = ["navigate", "screenshot", "open"];
+
+/// `text` with each web address written as what it is ("open https://news.ycombinator.com in the
+/// browser" → "open a website in the browser", "click the login button on https://app.example.com/login"
+/// → "… on a web page"), when it browses (`BROWSING`, or "go to …"): an address's words ("news",
+/// "weather") pull a search toward tools about them rather than toward what is done to the page. Only
+/// then: what else a request asks of an address depends on whose it is ("the transcript of
+/// https://youtu.be/…", "who owns openai.com", "crawl docs.example.com"). `None` when it does not browse,
+/// has no address, or fewer than two words would be left.
+pub(crate) fn with_addresses_named(text: &str) -> Option<String> {
+    let table = crate::actions::families();
+    let lower = text.to_lowercase();
+    let browses = lower.starts_with("go to ")
+        || lower.contains(" go to ")
+        || crate::actions::request_actions(table, text).iter().any(|a| BROWSING.contains(&table.name(a.family)));
+    if !browses {
+        return None;
+    }
+    let mut changed = false;
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|token| {
+            let start = token.find(|c: char| c.is_alphanumeric()).unwrap_or(token.len());
+            let end = token
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| c.is_alphanumeric() || c == '/')
+                .map_or(start, |(at, c)| at + c.len_utf8())
+                .max(start);
+            let (before, core, after) = (&token[..start], &token[start..end], &token[end..]);
+            let scheme_less = core.strip_prefix("https://").or_else(|| core.strip_prefix("http://"));
+            let (host, path) = scheme_less.unwrap_or(core).split_once('/').unwrap_or((scheme_less.unwrap_or(core), ""));
+            let labels: Vec<&str> = host.split('.').collect();
+            let is_host = labels.len() >= 2
+                && labels.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+                && HOST_ENDINGS.contains(&labels[labels.len() - 1].to_ascii_lowercase().as_str());
+            let kind = (scheme_less.is_some() || host.starts_with("www.") || is_host)
+                .then_some(if path.trim_matches('/').is_empty() { "a website" } else { "a web page" });
+            match kind {
+                Some(kind) => {
+                    changed = true;
+                    format!("{before}{kind}{after}")
+                }
+                None => token.to_string(),
+            }
+        })
+        .collect();
+    let left = words.iter().filter(|w| w.chars().any(char::is_alphabetic)).count();
+    (changed && left >= 2).then(|| words.join(" "))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{quoted_letters_masked, without_quoted};
+    use super::{quoted_letters_masked, with_addresses_named, without_quoted};
+
+    #[test]
+    fn web_addresses_are_named_for_what_they_are() {
+        let check = |text: &str, expected: Option<&str>| {
+            assert_eq!(with_addresses_named(text).as_deref(), expected, "{text}");
+        };
+        check("open https://news.ycombinator.com in the browser", Some("open a website in the browser"));
+        check("click the login button on https://app.example.com/login", Some("click the login button on a web page"));
+        check("take a screenshot of github.com/trending.", Some("take a screenshot of a web page."));
+        check("go to (www.bbc.co.uk/news)", Some("go to (a web page)"));
+        check("visit lemonde.fr, à côté de la page d'accueil", Some("visit a website, à côté de la page d'accueil"));
+        // What else is asked of an address depends on whose it is.
+        check("who owns stripe.com?", None);
+        check("get me the transcript of https://youtu.be/dQw4w9WgXcQ", None);
+        // No address.
+        check("open report.pdf and README.md", None);
+        check("open the docs of Node.js", None);
+        check("open a mail to ann@example.com", None);
+        check("visit «à» — ünïcode «ok»", None);
+        check("open https://example.com", Some("open a website"));
+        check("open https://example.com/", Some("open a website"));
+    }
 
     #[test]
     fn quoted_payload_is_left_out() {

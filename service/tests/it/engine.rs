@@ -422,6 +422,21 @@ fn showing_things_in_the_plural_delivers_the_tool_that_lists_them() {
     assert!(names.contains(&("github".to_string(), "list_pull_requests".to_string())), "{names:?}");
 }
 
+/// A request that browses a web address is also searched with the address named for what it is: the
+/// address's words ("news") pulled news tools, and the request was `not_found`.
+#[test]
+fn a_browsed_web_address_is_searched_as_a_website() {
+    let answer = ask("open https://news.ycombinator.com in the browser");
+    assert!(
+        answer.notes.iter().any(|n| n == "also searched as \"open a website in the browser\""),
+        "{:?}",
+        answer.notes
+    );
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    let names = names(&answer);
+    assert!(names.contains(&("playwright".to_string(), "browser_navigate".to_string())), "{names:?}");
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
