@@ -184,7 +184,11 @@ impl Services {
             };
             let venue = |w: Option<&str>| w.is_some_and(|w| VENUE.contains(&w));
             let first = at == 0 && !kept.first().is_some_and(|t| t.ends_with(',') || t.ends_with(':'));
+            // "show recent bitrise builds", "list my open jira tickets": which of the service's things,
+            // right after the verb or a place word.
+            let which = before(1).is_some_and(|w| WHICH.contains(&w)) && (at == 2 || venue(before(2)));
             if (first
+                || which
                 || (venue(before(1)) && !topic_at(1))
                 || (venue(before(2))
                     && !topic_at(2)
@@ -216,6 +220,10 @@ pub(crate) const ARTIFACTS: [&str; 12] = [
     "dependency",
     "dependencies",
 ];
+
+/// Words before a service's name that say which of its things a request means ("recent bitrise builds",
+/// "my open jira tickets"): the things are the service's.
+const WHICH: [&str; 9] = ["recent", "latest", "last", "newest", "current", "open", "active", "pending", "unread"];
 
 /// Words after which a service is the place a request acts.
 /// An article counts too: "schedule a Google Calendar meeting", "get me an uber" name the service of the
@@ -347,6 +355,9 @@ mod tests {
         assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
         assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
         assert!(acted("spin up a redis container").is_empty(), "what the container runs");
+        assert_eq!(acted("show recent bitrise builds"), ["Bitrise"], "which of its things");
+        assert_eq!(acted("list my open jira tickets"), ["Jira"]);
+        assert!(acted("show the latest news about Spotify").is_empty(), "a topic");
         assert!(acted("upgrade the stripe sdk in my project").is_empty());
     }
 
