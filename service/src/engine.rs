@@ -615,9 +615,11 @@ impl Engine {
         let spelled = crate::expand::spelled_out(query);
         let respelled = live.profiles.respell(spelled.as_deref().unwrap_or(query));
         let unquoted = if self.config.unquoted_pass { crate::payload::without_quoted(query) } else { None };
-        // A request with a web address also runs with the address named for what it is ("open a website in
-        // the browser"): the address's words ("news.ycombinator.com") pull toward tools about them.
+        // A request that browses a web address also runs with the address named for what it is ("open a
+        // website in the browser"): the address's words ("news.ycombinator.com") pull toward tools about them.
         let addressed = crate::payload::with_addresses_named(query);
+        // A request that reads a file path also runs as reading that kind of file ("read a markdown file").
+        let read = crate::intents::plain_read(query);
         // A request whose verb is what it makes ("email the report to Ann") also runs as the plain request
         // ("send an email").
         let plain = crate::intents::plainly(query);
@@ -632,6 +634,7 @@ impl Engine {
             (unquoted, true, false),
             (plain, true, false),
             (addressed, true, false),
+            (read, true, false),
         ] {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));

@@ -192,6 +192,34 @@ pub(crate) fn implied_read(query: &str) -> Option<String> {
     })
 }
 
+/// Verbs that read what follows them.
+const READ_VERBS: &[&str] = &["show", "read", "open", "view", "display", "cat", "print"];
+
+/// Words between a reading verb and the path it reads.
+const READ_LEADS: &[&str] = &[
+    "me", "the", "a", "my", "this", "file", "contents", "content", "of", "what's", "whats", "what", "is", "in",
+    "inside",
+];
+
+/// A request that reads a file path, written as reading that kind of file ("show me what's in
+/// ~/notes/todo.md" → "read the contents of a file", "open report.pdf" → "read a pdf file"): the path's
+/// words ("notes", "todo") pull tools about them rather than one that reads files. The same intent as the
+/// request. `None` when no reading verb has a path among the five words after it with only words that
+/// lead to it between (`READ_LEADS`: not "show me the differences between a.txt and b.txt").
+pub(crate) fn plain_read(query: &str) -> Option<String> {
+    after_a_verb(query, READ_VERBS, |after| {
+        after.iter().take(5).take_while(|t| file_path(t).is_some() || READ_LEADS.contains(t)).find_map(|t| {
+            file_path(t).map(|path| match file_kind(path) {
+                // A text file of any kind is read as a file: "a markdown file" pulls markdown converters.
+                "markdown file" | "text file" | "csv file" | "json file" | "yaml file" | "html file" | "file" => {
+                    "read the contents of a file".to_string()
+                }
+                kind => format!("read a {kind}"),
+            })
+        })
+    })
+}
+
 /// What a file path (as [`file_path`] returns it) names, in words an embedder and BM25 match tool
 /// descriptions with.
 fn file_kind(path: &str) -> &'static str {
@@ -369,6 +397,17 @@ mod tests {
             "the path is what another verb makes"
         );
         assert_eq!(read("summarize the thread to /tmp/summary.md"), None, "where the result goes");
+    }
+
+    #[test]
+    fn reading_a_path_is_reading_that_kind_of_file() {
+        let read = |q: &str| plain_read(q);
+        assert_eq!(read("show me what's in ~/notes/todo.md").as_deref(), Some("read the contents of a file"));
+        assert_eq!(read("Open the file /root/pdf/report.pdf, please").as_deref(), Some("read a pdf file"));
+        assert_eq!(read("cat ./logs/app.log").as_deref(), Some("read the contents of a file"));
+        assert_eq!(read("show me the differences between a.txt and b.txt"), None, "what is shown is not the file");
+        assert_eq!(read("save the report to /tmp/a.md"), None, "no reading verb");
+        assert_eq!(read("open https://example.com/a.html"), None, "a web page");
     }
 
     proptest! {

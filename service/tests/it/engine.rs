@@ -437,6 +437,17 @@ fn a_browsed_web_address_is_searched_as_a_website() {
     assert!(names.contains(&("playwright".to_string(), "browser_navigate".to_string())), "{names:?}");
 }
 
+/// A request that reads a file path also runs as reading that kind of file: the path's words ("notes")
+/// pulled note tools.
+#[test]
+fn reading_a_path_finds_a_tool_that_reads_files() {
+    let answer = ask("show me what's in ~/notes/todo.md");
+    assert!(answer.notes.iter().any(|n| n == "also searched as \"read the contents of a file\""), "{:?}", answer.notes);
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    let names = names(&answer);
+    assert!(names.iter().any(|(s, t)| s == "filesystem" && (t == "read_text_file" || t == "read_file")), "{names:?}");
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
