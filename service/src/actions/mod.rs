@@ -274,14 +274,15 @@ impl Families {
     }
 
     /// Every action in `words` (lowercase), in order; two-word phrases win over their first word, and a
-    /// two-word noun (`nouns.txt`: "merge request") shows none.
+    /// two-word noun (`nouns.txt`: "merge request", or its plural "merge requests") shows none.
     pub fn actions(&self, words: &[&str]) -> Vec<Action> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < words.len() {
             if i + 1 < words.len() {
                 let phrase = format!("{} {}", words[i], words[i + 1]);
-                if self.nouns.contains(&phrase) {
+                // "pull requests" is the plural of a noun of `nouns.txt`.
+                if self.nouns.contains(&phrase) || phrase.strip_suffix('s').is_some_and(|p| self.nouns.contains(p)) {
                     i += 2;
                     continue;
                 }
@@ -940,6 +941,7 @@ mod tests {
         assert_eq!(of_tool("create_merge_request"), ["create"], "creates a merge request; does not merge");
         assert_eq!(of_tool("merge_pull_request"), ["merge"], "merges; does not pull (download)");
         assert_eq!(of_tool("get_pull_request"), ["get"]);
+        assert_eq!(of_tool("list_merge_requests"), ["list"], "the plural of the noun");
         assert_eq!(of_tool("pull_image"), ["download"], "the verb alone still acts");
         let of_request = |text: &str| -> Vec<String> {
             request_actions(t, text).iter().map(|a| t.name(a.family).to_string()).collect()
