@@ -186,6 +186,11 @@ fn names_server(word: &str, n: usize, profiles: &Profiles) -> bool {
         .any(|id| server.service.contains(&id) || server.aliases.contains(&id))
 }
 
+/// Whether `word`, whose term is `term`, is written in the plural ("builds" of "build"; not "status").
+pub(crate) fn written_plural(word: &str, term: &str) -> bool {
+    word.ends_with('s') && !word.ends_with("ss") && word != term
+}
+
 /// Whether every word of `words` that names server `n` qualifies a thing made of its software
 /// (`services::ARTIFACTS`: "a *redis* container"), and some word does.
 fn only_as_artifact(words: &[String], n: usize, profiles: &Profiles) -> bool {
@@ -566,7 +571,7 @@ impl Analysis {
             .as_ref()
             .filter(|a| !foreign && families().name(a.family) == "get" && !object_words.iter().any(|w| w == "of"))
             .and_then(|_| object_words.last())
-            .filter(|w| w.ends_with('s') && !w.ends_with("ss") && terms(w).last().is_some_and(|t| t != *w))
+            .filter(|w| terms(w).last().is_some_and(|t| written_plural(w, t)))
             .and_then(|w| terms(w).last().and_then(|t| profiles.id(t)));
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
         let mut denied = crate::actions::denied_actions(families(), &masked);

@@ -273,6 +273,8 @@ pub(crate) struct Guard<'a> {
     /// The terms of `ANY_THING`, read when `kind_done` or the request asks for something irreversible (else
     /// empty).
     any_thing: Vec<TermId>,
+    /// The terms of `WHEN_ONLY`, read when the request names a thing (else empty).
+    when_only: Vec<TermId>,
 }
 
 /// The reading action of a tool whose name, an identifier, shows no action and whose description opens by
@@ -297,7 +299,7 @@ struct Thing {
     plural: bool,
 }
 
-/// Words before a thing that say which of them by time, not its kind (`Guard::when_only`). ("latest" is
+/// Words before a thing that say which of them by time, not its kind (`Guard::fits`). ("latest" is
 /// left out: `get_latest_release` is told apart from `get_release` by it.)
 const WHEN_ONLY: [&str; 4] = ["recent", "newest", "oldest", "previous"];
 
@@ -469,6 +471,7 @@ impl<'a> Guard<'a> {
         // Read by the rule for a kind the catalog tells apart and by the irreversible rule's deleted object.
         let any_thing =
             if kind_done || !irreversible.is_empty() { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
+        let when_only = if thing.is_some() { ids(&WHEN_ONLY.map(String::from)) } else { Vec::new() };
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -540,6 +543,7 @@ impl<'a> Guard<'a> {
             sources,
             kind_done,
             any_thing,
+            when_only,
         }
     }
 
@@ -709,10 +713,9 @@ impl<'a> Guard<'a> {
         let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
         self.thing.as_ref().is_some_and(|thing| {
             t.head == Some(thing.head)
-                && thing
-                    .qualifiers
-                    .iter()
-                    .all(|q| t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q) || self.when_only(*q))
+                && thing.qualifiers.iter().all(|q| {
+                    t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q) || self.when_only.contains(q)
+                })
         }) && t.object.iter().all(|o| self.request.known.contains(o))
             && self.request.action.as_ref().is_some_and(|a| {
                 let table = families();
@@ -728,12 +731,6 @@ impl<'a> Guard<'a> {
                     _ => false,
                 }
             })
-    }
-
-    /// Whether the term `q` only says which of the things is meant by when it came (`WHEN_ONLY`: "recent"
-    /// of "show recent bitrise builds"), not what kind of thing it is.
-    fn when_only(&self, q: TermId) -> bool {
-        WHEN_ONLY.iter().flat_map(|w| toolscout_indexer::terms(w)).any(|t| self.profiles.id(&t) == Some(q))
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
@@ -987,7 +984,7 @@ fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
         |ts: &[String]| -> Vec<TermId> { ts.iter().filter_map(|t| profiles.id(t)).filter(|&q| q != head).collect() };
     let owners = if of < object_words.len() { known(&terms(&object_words[of + 1..])) } else { Vec::new() };
     let written = object_words[..of].iter().rev().find(|w| terms(std::slice::from_ref(w)).last() == Some(last));
-    let plural = written.is_some_and(|w| w.ends_with('s') && !w.ends_with("ss") && w != last);
+    let plural = written.is_some_and(|w| crate::analysis::written_plural(w, last));
     Some(Thing { head, qualifiers: known(rest), owners, plural })
 }
 
