@@ -166,8 +166,7 @@ impl Services {
         let plain = words_of(&text, false);
         let mut out = Vec::new();
         self.scan(&text, false, &mut |s, at, len| {
-            // "spin up a redis container", "install the stripe package": what runs or is installed, not
-            // where.
+            // "spin up a redis container", "upgrade the stripe sdk": what runs or is installed, not where.
             if plain.get(at + len).is_some_and(|w| ARTIFACTS.contains(&w.as_str())) {
                 return;
             }
