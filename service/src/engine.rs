@@ -623,6 +623,10 @@ impl Engine {
         // A request whose verb is what it makes ("email the report to Ann") also runs as the plain request
         // ("send an email").
         let plain = crate::intents::plainly(query);
+        // A request asked as an everyday question ("is it going to rain in Berlin") also runs as the plain
+        // request a tool describes ("get the weather forecast (rain) in Berlin"), which the guard reads
+        // for that pass: the question itself names no action.
+        let asked = crate::questions::plainly_asked(query);
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list"). It reads the plain pass as the request too, which says
         // what else the request names ("comment on the figma file …").
@@ -635,6 +639,7 @@ impl Engine {
             (plain, true, false),
             (addressed, true, false),
             (read, true, false),
+            (asked, false, false),
         ] {
             let Some(alternative) = alternative else { continue };
             notes.push(format!("also searched as {alternative:?}"));

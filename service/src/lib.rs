@@ -31,6 +31,7 @@ mod payload;
 mod policy;
 mod profile;
 mod query_cache;
+mod questions;
 mod rest;
 mod risk;
 mod services;

@@ -448,6 +448,29 @@ fn reading_a_path_finds_a_tool_that_reads_files() {
     assert!(names.iter().any(|(s, t)| s == "filesystem" && (t == "read_text_file" || t == "read_file")), "{names:?}");
 }
 
+/// An everyday question also runs as the plain request a tool describes ("how far is it from Paris to
+/// Lyon" asks for a distance, "how do I walk from … to …" for directions), though it names neither the
+/// action nor the thing a tool's description names.
+#[test]
+fn an_everyday_question_finds_the_tool_that_answers_it() {
+    let answer = ask("how far is it from Paris to Lyon by car");
+    assert!(
+        answer.notes.iter().any(|n| n == "also searched as \"get the travel distance from Paris to Lyon by car\""),
+        "{:?}",
+        answer.notes
+    );
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(answer.tools[0].server, "google-maps", "{:?}", names(&answer));
+    assert!(
+        ["maps_distance_matrix", "maps_directions"].contains(&answer.tools[0].name.as_str()),
+        "{:?}",
+        names(&answer)
+    );
+    let answer = ask("how do I walk from the Louvre to Notre Dame");
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(names(&answer)[0], ("google-maps".to_string(), "maps_directions".to_string()), "{:?}", names(&answer));
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {

@@ -1,0 +1,164 @@
+//! Everyday questions written as the plain request a tool describes: "is it going to rain in Berlin
+//! today" is also searched as "get the weather forecast (rain) in Berlin today", "what's bitcoin worth" as
+//! "get the current price of bitcoin". A question names neither the action nor the thing a tool's
+//! description names, so the model and BM25 both score the right tool low. The rules are data
+//! (`questions.txt`: regular expressions and what they become). Pure code.
+
+use regex::{Regex, RegexBuilder};
+use std::sync::OnceLock;
+
+const QUESTIONS: &str = include_str!("questions.txt");
+
+/// One rule: what a question looks like, and what it is written as.
+struct Rule {
+    pattern: Regex,
+    plain: String,
+}
+
+/// The rules of `text` (as `questions.txt` is written), in order. Panics on a malformed rule: the table
+/// is compiled into the binary and a test reads every rule.
+fn parse(text: &str) -> Vec<Rule> {
+    let mut macros: Vec<(String, String)> = Vec::new();
+    let mut rules = Vec::new();
+    // `{name}` of an earlier `@name` line, in a pattern or in a later `@` line.
+    let expand = |text: &str, macros: &[(String, String)]| {
+        macros.iter().fold(text.trim().to_string(), |p, (name, body)| p.replace(name, body))
+    };
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(def) = line.strip_prefix('@') {
+            let (name, body) = def.split_once('=').expect("a macro line is `@name = alternatives`");
+            let body = format!("(?:{})", expand(body, &macros));
+            macros.push((format!("{{{}}}", name.trim()), body));
+            continue;
+        }
+        let (pattern, plain) = line.split_once(" => ").expect("a rule line is `PATTERN => PLAIN`");
+        let pattern = expand(pattern, &macros);
+        let pattern = RegexBuilder::new(&pattern)
+            .case_insensitive(true)
+            .build()
+            .unwrap_or_else(|e| panic!("questions.txt: {pattern}: {e}"));
+        rules.push(Rule { pattern, plain: plain.trim().to_string() });
+    }
+    rules
+}
+
+fn rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| parse(QUESTIONS))
+}
+
+/// `query` with the first everyday question of `questions.txt` it asks written plainly, the rest as
+/// written; `None` when it asks none.
+pub(crate) fn plainly_asked(query: &str) -> Option<String> {
+    rules().iter().find(|r| asked_by(r, query)).map(|r| {
+        let plain = r.pattern.replace(query, r.plain.as_str());
+        plain.split_whitespace().collect::<Vec<_>>().join(" ")
+    })
+}
+
+/// Words that stand for something said before: "what is *it* worth" asks about no thing of its own.
+const PRONOUNS: &[&str] = &["it", "this", "that", "they", "them", "these", "those", "he", "she", "you", "i", "we"];
+
+/// Words that make what follows someone's own: "what is *my* car worth" asks for no price a tool quotes.
+const POSSESSIVES: &[&str] = &["my", "our", "your", "his", "her", "their"];
+
+/// Whether `query` asks `rule`'s question: its pattern matches, and not with a pronoun or someone's own
+/// thing as what is asked about.
+fn asked_by(rule: &Rule, query: &str) -> bool {
+    rule.pattern.captures(query).is_some_and(|c| {
+        c.name("x").is_none_or(|x| {
+            let x = x.as_str().trim().to_lowercase();
+            let first = x.split_whitespace().next().unwrap_or("");
+            !PRONOUNS.contains(&x.as_str()) && !POSSESSIVES.contains(&first)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(query: &str, expected: Option<&str>) {
+        assert_eq!(plainly_asked(query).as_deref(), expected, "{query}");
+    }
+
+    #[test]
+    fn every_rule_compiles_and_is_tested() {
+        // Each rule of the table is matched by at least one request of these tests.
+        let asked = [
+            "how many yen is 50 pounds",
+            "how much is one bitcoin in usd",
+            "what is 20 usd in eur?",
+            "$20 in euros please",
+            "€5 to dollars",
+            "£12 in yen",
+            "what's bitcoin worth right now",
+            "is it going to rain in Berlin today",
+            "should I bring an umbrella to work in London tomorrow",
+            "what's it like outside in Chicago",
+            "how cold is it in Helsinki",
+            "how far is it from Paris to Lyon by car",
+            "how do I get to the airport from Shibuya",
+            "how long does it take to drive from Lyon to Geneva?",
+            "what's the fastest route to Dover",
+            "what is the best way from Heathrow to King's Cross",
+            "how much is a share of Microsoft",
+            "is there a pharmacy near Alexanderplatz",
+            "where can I get sushi near Times Square",
+            "are there any trains from Beijing to Shanghai tomorrow",
+            "who owns the IP 8.8.4.4?",
+            "who owns stripe.com",
+            "what's on my calendar tomorrow",
+            "am I free at 3pm on Friday",
+            "what was said in #general today",
+            "what does serendipity mean",
+            "how do I say thank you in Japanese",
+            "what files have I changed",
+        ];
+        let rules = rules();
+        for (i, rule) in rules.iter().enumerate() {
+            let first = asked.iter().find(|q| rules.iter().position(|r| asked_by(r, q)) == Some(i));
+            assert!(first.is_some(), "rule {} ({}) is matched first by no test request", i + 1, rule.pattern);
+        }
+    }
+
+    #[test]
+    fn questions_are_written_as_plain_requests() {
+        check("how many yen is 50 pounds", Some("convert currency: 50 pounds to yen at the exchange rate"));
+        check("Convert 100 USD to EUR", Some("convert currency: 100 USD to EUR at the exchange rate"));
+        check(
+            "how many dollars do I get for 300 swiss francs",
+            Some("convert currency: 300 swiss francs to dollars at the exchange rate"),
+        );
+        check("how much is 250 GBP in JPY?", Some("convert currency: 250 GBP to JPY at the exchange rate?"));
+        check("$20 in euros please", Some("convert currency: 20 dollars to euros at the exchange rate please"));
+        check("what's bitcoin worth right now", Some("get the current price of bitcoin right now"));
+        check("What is Apple trading at?", Some("get the current price of Apple?"));
+        check("is it going to rain in Berlin today", Some("get the weather forecast (rain) in Berlin today"));
+        check("Will it snow tomorrow in Denver?", Some("get the weather forecast (snow) tomorrow in Denver?"));
+        check("how far is it from Paris to Lyon by car", Some("get the travel distance from Paris to Lyon by car"));
+        check("how do I get to the airport from Shibuya", Some("get directions to the airport from Shibuya"));
+        check("who owns stripe.com", Some("look up the whois record of the domain stripe.com"));
+        check("who owns the IP 8.8.4.4?", Some("look up the whois record of the IP address 8.8.4.4?"));
+        check("what's on my calendar tomorrow", Some("list the events on my calendar tomorrow"));
+        check("what was said in #general today", Some("get the message history in #general today"));
+        check("what does serendipity mean", Some("look up the definition of serendipity"));
+        check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
+    }
+
+    #[test]
+    fn other_requests_are_left_alone() {
+        check("convert 5 pounds to kg", None);
+        check("how many kilograms is 50 pounds", None);
+        check("how do I get a refund for my order", None);
+        check("is it possible to export my notes", None);
+        check("who owns this repository", None);
+        check("what is the weather in Paris", None);
+        check("what is it worth to you", None);
+        check("how much is my car worth", None);
+        check("where can I find the logs in kubernetes", None);
+        check("send an email to Bob", None);
+        check("What is the best way to reduce CO2 emissions?", None);
+        check("rewrite this so it hedges: It's going to rain tomorrow.", None);
+    }
+}
