@@ -114,6 +114,10 @@ mod tests {
             "what does serendipity mean",
             "how do I say thank you in Japanese",
             "what files have I changed",
+            "which files did I modify",
+            "when was report.pdf last modified",
+            "google the release date of Rust 2.0",
+            "did anyone reply to my email about the contract",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -144,6 +148,11 @@ mod tests {
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
+        check("google the release date of Rust 2.0", Some("search the web for the release date of Rust 2.0"));
+        check(
+            "when was report.pdf last modified?",
+            Some("get the file info (modified and created times) of report.pdf?"),
+        );
     }
 
     #[test]
@@ -159,6 +168,8 @@ mod tests {
         check("where can I find the logs in kubernetes", None);
         check("send an email to Bob", None);
         check("What is the best way to reduce CO2 emissions?", None);
+        check("google calendar: add lunch with Ann on Friday", None);
+        check("when was the Eiffel Tower built", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
 }
