@@ -747,6 +747,11 @@ impl<'a> Guard<'a> {
         if self.distinguished.is_empty() || t.object.iter().any(|o| self.request.known.contains(o)) {
             return false;
         }
+        // An object of abbreviations only (`ps_restart`: "ps", Heroku's processes) names no thing the
+        // request could be told apart by: "restart my heroku app".
+        if t.object.iter().all(|&o| self.profiles.term(o).chars().count() <= 2) {
+            return false;
+        }
         let table = families();
         let makes = |fs: &[Family]| !fs.is_empty() && fs.iter().all(|&f| table.class(f) == EffectClass::Create);
         if makes(&t.actions) && self.request.action.as_ref().is_some_and(|a| makes(&[a.family])) {
@@ -1053,7 +1058,7 @@ mod tests {
     fn catalog(servers: &[(TermId, &[Tool<'_>])]) -> Profiles {
         let mut p = Profiles::default();
         for i in 0..32 {
-            assert_eq!(p.intern(&format!("w{i}")), i, "term ids are the numbers the tests use");
+            assert_eq!(p.intern(&format!("word{i}")), i, "term ids are the numbers the tests use");
         }
         for &(word, tools) in servers {
             p.servers.push(ServerProfile { terms: set(&[word]), service: vec![word], ..Default::default() });
@@ -1196,27 +1201,27 @@ mod tests {
             r
         };
         // rename my notion page → retrieve_page; update_page is what was asked.
-        let rename = on(&["update"], "w10");
+        let rename = on(&["update"], "word10");
         assert!(guards(&rename, &p, 0, 0));
         assert!(!guards(&rename, &p, 1, 0));
         // A tool that reads something else may serve another part ("make a deck using Wikipedia").
         assert!(!guards(&rename, &p, 2, 0));
         // … unless the request is not in English and asks one thing: what it acts on is not read, so any
         // tool that only reads is taken as reading it ("Erstell mir im Google Kalender einen Termin").
-        let mut foreign = on(&["update"], "w10");
+        let mut foreign = on(&["update"], "word10");
         foreign.object_words.clear();
         assert!(!guards(&foreign, &p, 2, 0));
         foreign.foreign_alone = true;
         assert!(guards(&foreign, &p, 2, 0));
         assert!(!guards(&foreign, &p, 1, 0), "the tool that does it");
         // "book train tickets" → `GetTrainTickets`, "Reserve tickets for a train": its description says it acts.
-        let book = on(&["create"], "w11");
+        let book = on(&["create"], "word11");
         assert!(guards(&book, &p, 2, 0));
         p.tools[2].described = Some(family("create"));
         assert!(!guards(&book, &p, 2, 0));
         // A request that reads too, or runs something; a tool whose name shows no action: left to the decision.
-        assert!(!guards(&on(&["search", "update"], "w10"), &p, 0, 0));
-        assert!(!guards(&on(&["run"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["search", "update"], "word10"), &p, 0, 0));
+        assert!(!guards(&on(&["run"], "word10"), &p, 0, 0));
         assert!(!guards(&rename, &p, 3, 0));
         // … unless it is an identifier whose description opens by reading: "create an index on users.email"
         // → `collection-indexes`, "Describe the indexes for a collection". Not a product's name
@@ -1310,7 +1315,7 @@ mod tests {
         )]);
         let rename_card = || {
             let mut r = request(&["update"], &[1, 10], &[]);
-            r.object_words = vec!["w10".to_string()];
+            r.object_words = vec!["word10".to_string()];
             r
         };
         let r = rename_card();
@@ -1327,12 +1332,16 @@ mod tests {
         // A tool that mentions the thing (create_board "… with its cards"), or acts on something the request
         // names too, may serve it.
         assert!(!bars(&p, &[1, 3], 3));
+        // An object of abbreviations only (`ps_restart`: "ps") names no thing to tell apart.
+        let ps = p.intern("ps");
+        p.tools[0].object = vec![ps];
+        assert!(!bars(&p, &[0, 1, 2], 0), "an abbreviation is no other thing");
         p.tools[0].object = vec![1];
         assert!(!bars(&p, &[0, 1], 0), "its object is in the request");
         // A request that makes a thing: a tool that makes another is judged by its name alone ("create a
         // card" → create_board, whose description says boards hold cards).
         let mut make_card = request(&["create"], &[1, 10], &[]);
-        make_card.object_words = vec!["w10".to_string()];
+        make_card.object_words = vec!["word10".to_string()];
         make_card.action =
             Some(crate::actions::Action { family: family("create"), verb: "create".into(), at: 0, len: 1 });
         assert!(Guard::new(&make_card, &p, &[(1, 0), (3, 0)]).bars(3, 0));
@@ -1355,12 +1364,12 @@ mod tests {
             r
         };
         // "commit my staged changes" → git_commit, though git_diff_staged names the state.
-        let staged = commit(&["staged", "w10"], &[10, stage]);
+        let staged = commit(&["staged", "word10"], &[10, stage]);
         assert!(!Guard::new(&staged, &p, &[(0, 0), (2, 0)]).bars(0, 0));
         // A thing of its own that another tool names still bars ("commit the branch changes" if the server
         // told branches apart).
         p.tools[1].object = vec![11];
-        let branch = commit(&["w11", "w10"], &[10, 11]);
+        let branch = commit(&["word11", "word10"], &[10, 11]);
         assert!(Guard::new(&branch, &p, &[(0, 0), (1, 0)]).bars(0, 0));
     }
 
@@ -1381,7 +1390,7 @@ mod tests {
         }
         let segment_group = || {
             let mut r = request(&["create"], &[1, 10, 11], &[]);
-            r.object_words = vec!["w11".to_string(), "w10".to_string()];
+            r.object_words = vec!["word11".to_string(), "word10".to_string()];
             r
         };
         let r = segment_group();
@@ -1397,11 +1406,11 @@ mod tests {
         assert!(!bars(&p, &r, &[0, 2], 0), "one kind among the candidates: the decision's to judge");
         // A request that names no kind ("create a group") is left to the decision.
         let mut plain = request(&["create"], &[1, 10], &[]);
-        plain.object_words = vec!["w10".to_string()];
+        plain.object_words = vec!["word10".to_string()];
         assert!(!bars(&p, &plain, &[0, 1], 0));
         // A word after "of" is no qualifier.
         let mut of = request(&["create"], &[1, 10, 14], &[]);
-        of.object_words = vec!["w10".to_string(), "of".to_string(), "w14".to_string()];
+        of.object_words = vec!["word10".to_string(), "of".to_string(), "word14".to_string()];
         assert!(!bars(&p, &of, &[0, 1], 0));
         // A tool that mentions the qualifier (its description: "… of segments") may serve it.
         p.tools[0].description = set(&[11]);
@@ -1416,7 +1425,7 @@ mod tests {
         p.tools[1].head = Some(10);
         let any = p.intern("object");
         let mut r = request(&["create"], &[1, 10], &[]);
-        r.object_words = vec!["w10".to_string()];
+        r.object_words = vec!["word10".to_string()];
         r.action = Some(crate::actions::Action { family: family("create"), verb: "create".into(), at: 0, len: 1 });
         let bars = |p: &Profiles, r: &Analysis, candidates: &[(usize, usize)], tool: usize, server: usize| {
             Guard::new(r, p, candidates).bars(tool, server)
@@ -1466,15 +1475,15 @@ mod tests {
         };
         // "turn on a rule of policy …" → activate_policy, beside deactivate_policy_rule.
         let mut rule = request(&["resume"], &[1, 10, 11, 12], &[]);
-        rule.object_words = ["w11", "of", "w10"].map(String::from).to_vec();
+        rule.object_words = ["word11", "of", "word10"].map(String::from).to_vec();
         assert!(bars(&rule, &[0, 1], 0));
         assert!(!bars(&rule, &[0], 0), "no candidate acts on a policy rule: the decision's to judge");
         // A word that only qualifies the thing ("find train tickets") may be what is asked: FindTrains.
-        rule.object_words = ["w12", "w10", "w11"].map(String::from).to_vec();
+        rule.object_words = ["word12", "word10", "word11"].map(String::from).to_vec();
         assert!(!bars(&rule, &[0, 1], 0));
         // "kick off a build of pipeline …" → update_pipeline, beside get_build ("… of a pipeline").
         let mut build = request(&["start"], &[1, 13, 14], &[]);
-        build.object_words = ["w13", "of", "w14"].map(String::from).to_vec();
+        build.object_words = ["word13", "of", "word14"].map(String::from).to_vec();
         assert!(bars(&build, &[2, 3], 2));
         assert!(!bars(&build, &[2, 4], 2), "get_build never mentions pipelines");
         // A tool that acts on the thing too is not barred.
@@ -1495,16 +1504,16 @@ mod tests {
         };
         // "delete the pod logs" → pods_delete, beside pods_log.
         let mut logs = request(&["delete"], &[10, 11], &[]);
-        logs.object_words = ["w10", "w11"].map(String::from).to_vec();
+        logs.object_words = ["word10", "word11"].map(String::from).to_vec();
         assert!(bars(&logs, &[0, 1], 0));
         assert!(!bars(&logs, &[0], 0), "no candidate acts on pod logs: the decision's to judge");
         // "delete the pod" → pods_delete.
         let mut pod = request(&["delete"], &[10], &[]);
-        pod.object_words = ["w10"].map(String::from).to_vec();
+        pod.object_words = ["word10"].map(String::from).to_vec();
         assert!(!bars(&pod, &[0, 1], 0));
         // A look-up may be served by what qualifies its thing ("find train tickets" → `FindTrains`).
         let mut look = request(&["get"], &[10, 11], &[]);
-        look.object_words = ["w10", "w11"].map(String::from).to_vec();
+        look.object_words = ["word10", "word11"].map(String::from).to_vec();
         look.looks_up = true;
         assert!(!bars(&look, &[1, 2], 2));
     }
@@ -1517,11 +1526,11 @@ mod tests {
         p.tools[0].head = Some(10);
         p.tools[1].head = Some(10);
         let mut r = request(&["create"], &[1, 10, 11], &[]);
-        r.made_words = ["w10", "00u8k2j3hqz"].map(String::from).to_vec();
-        r.destination_words = ["w1", "w11"].map(String::from).to_vec();
+        r.made_words = ["word10", "00u8k2j3hqz"].map(String::from).to_vec();
+        r.destination_words = ["word1", "word11"].map(String::from).to_vec();
         assert!(guards(&r, &p, 0, 0), "create_user for 'add user 00u8k2j3HqZ to okta group'");
         assert!(!guards(&r, &p, 1, 0), "add_user_to_group puts it there");
-        r.made_words = ["w10", "3pm"].map(String::from).to_vec();
+        r.made_words = ["word10", "3pm"].map(String::from).to_vec();
         assert!(!guards(&r, &p, 0, 0), "no identifier");
         assert!(id_like("5551234") && id_like("00u8k2j3hqz"));
         assert!(!id_like("3pm") && !id_like("1080p") && !id_like("2025") && !id_like("q4"));
@@ -1534,7 +1543,7 @@ mod tests {
         p.tools[0].converts = Some(Box::new((vec![10], vec![11])));
         p.tools[1].converts = Some(Box::new((vec![11], vec![10])));
         let mut r = request(&["convert"], &[1, 10, 12], &[]);
-        r.converts_to = ["w12", "w10"].map(String::from).to_vec();
+        r.converts_to = ["word12", "word10"].map(String::from).to_vec();
         // "convert notes.md to a word .docx" → docx-to-markdown; markdown-to-docx serves it.
         let pairs = [(0, 0), (1, 0)];
         assert!(Guard::new(&r, &p, &pairs).bars(0, 0));
@@ -1598,40 +1607,40 @@ mod tests {
             r
         };
         // "open a github issue" → add_issue_comment: a comment is a part of an issue.
-        let open_issue = on("open", &[1, 10], "w10");
+        let open_issue = on("open", &[1, 10], "word10");
         assert!(guards(&open_issue, &p, 0, 0));
         assert!(!guards(&open_issue, &p, 1, 0), "create_issue_from_template makes an issue");
         // … and `linear_add_comment`, whose name shows only verbs: its description says it is of an issue.
         assert!(guards(&open_issue, &p, 5, 0));
-        assert!(!guards(&on("add", &[10, 11], "w11"), &p, 5, 0), "a request for the comment");
+        assert!(!guards(&on("add", &[10, 11], "word11"), &p, 5, 0), "a request for the comment");
         p.tools[5].description = set(&[11]);
         assert!(!guards(&open_issue, &p, 5, 0), "a description that never names the issue");
         p.tools[5].description = set(&[11, 10]);
         // "delete the repository" → delete_repository_webhook.
-        assert!(guards(&on("delete", &[13], "w13"), &p, 2, 0));
+        assert!(guards(&on("delete", &[13], "word13"), &p, 2, 0));
         // A request that names the part: "add a comment to the issue", "delete the repository's webhook".
-        assert!(!guards(&on("add", &[10, 11], "w11"), &p, 0, 0));
-        assert!(!guards(&on("delete", &[13, 14], "w14"), &p, 2, 0));
+        assert!(!guards(&on("add", &[10, 11], "word11"), &p, 0, 0));
+        assert!(!guards(&on("delete", &[13, 14], "word14"), &p, 2, 0));
         // "create a jira ticket" → jira_create_issue: "jira" names the service the ticket is made in, it is
         // not a thing the tool makes a part of.
         let mut ticket = on("create", &[jira, 3], "jira");
-        ticket.object_words = vec!["jira".to_string(), "w3".to_string()];
+        ticket.object_words = vec!["jira".to_string(), "word3".to_string()];
         ticket.services = crate::services::services().named_in("jira");
         p.tools[1].object = vec![jira, 10];
         assert!(!guards(&ticket, &p, 1, 0));
         p.tools[1].object = vec![10, 12];
         // "create a 20% off discount code" → create_discount_group: a group of discounts, not the code; the
         // tool makes something else of a word that qualifies what is asked.
-        let mut code = on("create", &[4, 5], "w4");
-        code.object_words = vec!["w4".to_string(), "w5".to_string()];
+        let mut code = on("create", &[4, 5], "word4");
+        code.object_words = vec!["word4".to_string(), "word5".to_string()];
         assert!(guards(&code, &p, 4, 0));
-        assert!(!guards(&on("create", &[4, 15], "w15"), &p, 4, 0), "a request for the discount group");
+        assert!(!guards(&on("create", &[4, 15], "word15"), &p, 4, 0), "a request for the discount group");
         // Neither making nor deleting ("share the issue"): left to the other rules and the decision.
-        assert!(!guards(&on("share", &[10], "w10"), &p, 0, 0));
+        assert!(!guards(&on("share", &[10], "word10"), &p, 0, 0));
         // A tool whose action conflicts is the other rules' to judge, not this one's: opening an issue is not
         // done by closing one of its comments (`ends_what_is_made`).
-        assert!(guards(&on("open", &[1, 10], "w10"), &p, 3, 0));
-        assert!(!Guard::new(&on("open", &[1, 10], "w10"), &p, &[(3, 0)]).acts_on_a_part(&p.tools[3]));
+        assert!(guards(&on("open", &[1, 10], "word10"), &p, 3, 0));
+        assert!(!Guard::new(&on("open", &[1, 10], "word10"), &p, &[(3, 0)]).acts_on_a_part(&p.tools[3]));
     }
 
     #[test]
@@ -1649,16 +1658,16 @@ mod tests {
             r
         };
         // "list the open issues" → list_issue_comments: comments are a part of an issue.
-        assert!(guards(&look_up(&[10], "w10"), &p, 0, 0));
-        assert!(!guards(&look_up(&[10], "w10"), &p, 1, 0), "list_issues reads the thing");
+        assert!(guards(&look_up(&[10], "word10"), &p, 0, 0));
+        assert!(!guards(&look_up(&[10], "word10"), &p, 1, 0), "list_issues reads the thing");
         // "list the comments on the issue" names the part.
-        assert!(!guards(&look_up(&[10, 11], "w11"), &p, 0, 0));
+        assert!(!guards(&look_up(&[10, 11], "word11"), &p, 0, 0));
         // "read the messages of the issue": what is looked up is the thing before "of", not its owner.
-        let mut of_owner = look_up(&[10, 12], "w12");
-        of_owner.object_words = ["w12", "of", "w10"].map(String::from).to_vec();
+        let mut of_owner = look_up(&[10, 12], "word12");
+        of_owner.object_words = ["word12", "of", "word10"].map(String::from).to_vec();
         assert!(!guards(&of_owner, &p, 0, 0));
         // A request that does not only look up is this rule's only when it makes or deletes.
-        let mut read_and_share = look_up(&[10], "w10");
+        let mut read_and_share = look_up(&[10], "word10");
         read_and_share.looks_up = false;
         assert!(!guards(&read_and_share, &p, 0, 0));
     }
@@ -1677,7 +1686,7 @@ mod tests {
             r
         };
         // "add a row to the Invoices table" → create_table: the table is where the row goes.
-        let row = add(&["w10"], &["invoices", "w11"]);
+        let row = add(&["word10"], &["invoices", "word11"]);
         assert!(guards(&row, &p, 0, 0));
         assert!(!guards(&row, &p, 1, 0), "create_row makes what is asked");
         assert!(!guards(&row, &p, 2, 0), "a tool that does not only make is the other rules' to judge");
@@ -1685,22 +1694,22 @@ mod tests {
         assert!(!guards(&row, &p, 0, 0), "a tool that stores does not make the place (write_file)");
         p.tools[0].actions = vec![family("create")];
         // "create a table in the base" makes the table; "add its totals as rows" names no place.
-        assert!(!guards(&add(&["w11"], &["base"]), &p, 0, 0));
+        assert!(!guards(&add(&["word11"], &["base"]), &p, 0, 0));
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
         // "add a new lead and a field to the table": a table made too is not a place only.
-        assert!(!guards(&add(&["w13", "w11"], &["w11"]), &p, 0, 0));
+        assert!(!guards(&add(&["word13", "word11"], &["word11"]), &p, 0, 0));
         // "on my airtable table, add a row": what the request calls its own exists, a place too. A number
         // after the place names it, even one the catalog knows ("on my VPS firewall 88, add a rule").
-        let mut owned = add(&["w10"], &[]);
-        owned.owned_words = vec![vec!["w1".into(), "w11".into()]];
+        let mut owned = add(&["word10"], &[]);
+        owned.owned_words = vec![vec!["word1".into(), "word11".into()]];
         assert!(guards(&owned, &p, 0, 0));
         assert!(!guards(&owned, &p, 1, 0));
         p.intern("88");
-        owned.owned_words = vec![vec!["w1".into(), "w11".into(), "88".into()]];
+        owned.owned_words = vec![vec!["word1".into(), "word11".into(), "88".into()]];
         assert!(guards(&owned, &p, 0, 0));
         // "create my table": what is made is not a place.
-        let mut made_own = add(&["w11"], &[]);
-        made_own.owned_words = vec![vec!["w11".into()]];
+        let mut made_own = add(&["word11"], &[]);
+        made_own.owned_words = vec![vec!["word11".into()]];
         assert!(!guards(&made_own, &p, 0, 0));
         // "add a field to the Tasks table" → add_tasks (Todoist): a word that qualifies the place is not
         // what is made; a tool that names the place too puts things there (`add_task_to_table`).
@@ -1715,10 +1724,10 @@ mod tests {
                 ..Default::default()
             });
         }
-        let field = add(&["w12"], &["the", "w14", "w11"]);
+        let field = add(&["word12"], &["the", "word14", "word11"]);
         assert!(guards(&field, &p, 3, 1));
         assert!(!guards(&field, &p, 4, 1));
-        assert!(!guards(&add(&["w14"], &["the", "w14", "w11"]), &p, 3, 1), "a request for a task");
+        assert!(!guards(&add(&["word14"], &["the", "word14", "word11"]), &p, 3, 1), "a request for a task");
     }
 
     #[test]
@@ -1736,18 +1745,18 @@ mod tests {
             r
         };
         // "open a github issue", "file a linear issue" → update_issue: what is changed exists already.
-        assert!(guards(&make(&["open"], &["w1", "w10"]), &p, 0, 0));
-        assert!(guards(&make(&["create"], &["w10"]), &p, 0, 0));
-        assert!(!guards(&make(&["create"], &["w10"]), &p, 1, 0), "create_issue makes it");
+        assert!(guards(&make(&["open"], &["word1", "word10"]), &p, 0, 0));
+        assert!(guards(&make(&["create"], &["word10"]), &p, 0, 0));
+        assert!(!guards(&make(&["create"], &["word10"]), &p, 1, 0), "create_issue makes it");
         // "add a comment to the issue" is not served or barred by what changes the issue here.
-        assert!(!guards(&make(&["create"], &["w11"]), &p, 0, 0));
+        assert!(!guards(&make(&["create"], &["word11"]), &p, 0, 0));
         // A request that changes something too, or sets it, may be served by a tool that changes it.
-        assert!(!guards(&make(&["create", "update"], &["w10"]), &p, 0, 0));
-        let mut set = make(&["create"], &["w10"]);
+        assert!(!guards(&make(&["create", "update"], &["word10"]), &p, 0, 0));
+        let mut set = make(&["create"], &["word10"]);
         set.updates_ambiguously = true;
         assert!(!guards(&set, &p, 0, 0));
         // "add issue 12345678 to the milestone": an identifier names a thing that exists.
-        assert!(!guards(&make(&["create"], &["w10", "12345678"]), &p, 0, 0));
+        assert!(!guards(&make(&["create"], &["word10", "12345678"]), &p, 0, 0));
     }
 
     #[test]
@@ -1770,23 +1779,23 @@ mod tests {
             r
         };
         // "archive the paddle product" → create_product; "close issue 12" → create_issue_review.
-        assert!(guards(&on(&["archive"], "w10"), &p, 0, 0));
-        assert!(guards(&on(&["close"], "w12"), &p, 3, 0));
+        assert!(guards(&on(&["archive"], "word10"), &p, 0, 0));
+        assert!(guards(&on(&["close"], "word12"), &p, 3, 0));
         // A tool that makes another thing, changes the thing, or also does what is asked: not this rule's.
-        assert!(!guards(&on(&["archive"], "w10"), &p, 1, 0), "create_price");
-        assert!(!guards(&on(&["archive"], "w10"), &p, 2, 0), "update_product");
-        assert!(!guards(&on(&["archive"], "w10"), &p, 4, 0), "create_archive_of_product");
+        assert!(!guards(&on(&["archive"], "word10"), &p, 1, 0), "create_price");
+        assert!(!guards(&on(&["archive"], "word10"), &p, 2, 0), "update_product");
+        assert!(!guards(&on(&["archive"], "word10"), &p, 4, 0), "create_archive_of_product");
         // Approving, subscribing or enabling is often done by making something ("approve the pull request"
         // → create_pull_request_review); a request that also makes, or names no object, is left alone.
-        assert!(!guards(&on(&["approve"], "w12"), &p, 3, 0));
-        assert!(!guards(&on(&["resume"], "w10"), &p, 0, 0));
-        assert!(!guards(&on(&["archive", "create"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["approve"], "word12"), &p, 3, 0));
+        assert!(!guards(&on(&["resume"], "word10"), &p, 0, 0));
+        assert!(!guards(&on(&["archive", "create"], "word10"), &p, 0, 0));
         assert!(!guards(&request(&["archive"], &[1, 10], &[]), &p, 0, 0), "no object");
         // Changing a thing that exists is not making it: "rename the paddle product" → create_product.
-        assert!(guards(&on(&["update"], "w10"), &p, 0, 0));
-        assert!(!guards(&on(&["update"], "w10"), &p, 2, 0), "update_product");
+        assert!(guards(&on(&["update"], "word10"), &p, 0, 0));
+        assert!(!guards(&on(&["update"], "word10"), &p, 2, 0), "update_product");
         // Unless the verb may also make it ("set a reminder" → create_reminder).
-        let mut set = on(&["update"], "w10");
+        let mut set = on(&["update"], "word10");
         set.updates_ambiguously = true;
         assert!(!guards(&set, &p, 0, 0));
     }
@@ -1801,10 +1810,10 @@ mod tests {
             r
         };
         // "raise a servicenow incident" → resolve_incident.
-        assert!(guards(&on(&["create"], "w10"), &p, 0, 0));
-        assert!(!guards(&on(&["create"], "w10"), &p, 1, 0), "create_incident");
+        assert!(guards(&on(&["create"], "word10"), &p, 0, 0));
+        assert!(!guards(&on(&["create"], "word10"), &p, 1, 0), "create_incident");
         // A request that also ends the thing is not this rule's.
-        assert!(!guards(&on(&["create", "close"], "w10"), &p, 0, 0));
+        assert!(!guards(&on(&["create", "close"], "word10"), &p, 0, 0));
         assert!(!guards(&request(&["create"], &[1, 10], &[]), &p, 0, 0), "no object");
     }
 
@@ -1920,16 +1929,16 @@ mod tests {
         };
         // "list invoices for customer cus_9s6…" → list_customers: `create_invoice` shows Stripe tells invoices
         // apart, and list_customers never mentions them (customers is what the request filters by).
-        let invoices = lookup("w10");
+        let invoices = lookup("word10");
         assert!(guards(&invoices, &p, 1, 0), "list_customers");
         assert!(guards(&invoices, &p, 3, 0), "get_balance");
         // A tool whose description mentions invoices, or that looks them up too: left to the decision.
         assert!(!guards(&invoices, &p, 2, 0), "search_stripe_resources");
         assert!(!guards(&invoices, &p, 4, 0), "list_customer_invoices");
         // "list customers" is served by list_customers; a request that does more than look up is left alone.
-        assert!(!guards(&lookup("w11"), &p, 1, 0));
+        assert!(!guards(&lookup("word11"), &p, 1, 0));
         let mut acts = request(&["list", "delete"], &[1, 10, 11], &[]);
-        acts.object_words = vec!["w10".to_string()];
+        acts.object_words = vec!["word10".to_string()];
         assert!(!guards(&acts, &p, 1, 0));
     }
 
@@ -1948,12 +1957,12 @@ mod tests {
             r
         };
         // "kick 00u77abcD out of the Finance-RO group" → delete_group: the group is where the user is.
-        let kick = remove(&["00u77abcd"], &["the", "w11"]);
+        let kick = remove(&["00u77abcd"], &["the", "word11"]);
         assert!(guards(&kick, &p, 0, 0));
         assert!(!guards(&kick, &p, 1, 0), "remove_user_from_group takes the user out");
         // "delete the group": nothing is taken out of anything; "remove the group from okta": the group.
-        assert!(!guards(&remove(&["w11"], &[]), &p, 0, 0));
-        assert!(!guards(&remove(&["w11"], &["w1"]), &p, 0, 0));
+        assert!(!guards(&remove(&["word11"], &[]), &p, 0, 0));
+        assert!(!guards(&remove(&["word11"], &["word1"]), &p, 0, 0));
     }
 
     #[test]
@@ -1981,12 +1990,12 @@ mod tests {
             Guard::new(r, p, &candidates).fits(tool, server)
         };
         // "open an issue in gitlab project …" → create_issue; not create_issue_link, not update_issue.
-        let open = ask("open", &[1, 10], &["w10"]);
+        let open = ask("open", &[1, 10], &["word10"]);
         assert!(fits(&open, &p, 0, 0));
         assert!(!fits(&open, &p, 1, 0), "it makes a link");
         assert!(!fits(&open, &p, 2, 0), "it changes an issue");
         // "create a ZPA segment group": a server group is another kind, a bare group names no segment.
-        let group = ask("create", &[2, 13, 14], &["w2", "w13", "w14"]);
+        let group = ask("create", &[2, 13, 14], &["word2", "word13", "word14"]);
         assert!(!fits(&group, &p, 3, 1));
         assert!(!fits(&group, &p, 4, 1));
         p.tools[3].name = set(&[2, 13, 14]);
@@ -1996,9 +2005,9 @@ mod tests {
         assert!(!fits(&ask("create", &[10], &[]), &p, 0, 0));
         // An action compatible with the request's fits when the request acts ("kick off a build of …" →
         // create_build), not when it only reads ("list current alerts" → get_alert: one alert).
-        assert!(fits(&ask("start", &[1, 10], &["w10"]), &p, 0, 0));
+        assert!(fits(&ask("start", &[1, 10], &["word10"]), &p, 0, 0));
         p.tools[2].actions = vec![family("get")];
-        assert!(!fits(&ask("list", &[1, 10], &["w10"]), &p, 2, 0));
+        assert!(!fits(&ask("list", &[1, 10], &["word10"]), &p, 2, 0));
         // Showing things written in the plural is listing them ("show recent bitrise builds" →
         // list_builds); "recent" says which of them, not what kind.
         let (build, recent) = (p.intern("build"), p.intern("recent"));
@@ -2008,7 +2017,7 @@ mod tests {
         assert!(fits(&show(&[1, build], &["builds"]), &p, 2, 0));
         assert!(!fits(&show(&[1, build], &["build"]), &p, 2, 0), "one is got, not listed");
         assert!(fits(&show(&[1, build, recent], &["recent", "builds"]), &p, 2, 0));
-        assert!(!fits(&show(&[1, build, 13], &["w13", "builds"]), &p, 2, 0), "a kind the name lacks");
+        assert!(!fits(&show(&[1, build, 13], &["word13", "builds"]), &p, 2, 0), "a kind the name lacks");
     }
 
     #[test]
