@@ -118,6 +118,7 @@ mod tests {
             "when was report.pdf last modified",
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
+            "rename notes.txt to old-notes.txt",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -148,6 +149,7 @@ mod tests {
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
+        check("rename ~/notes/todo.md to done.md please", Some("move or rename a file please"));
         check("google the release date of Rust 2.0", Some("search the web for the release date of Rust 2.0"));
         check(
             "when was report.pdf last modified?",
@@ -169,6 +171,7 @@ mod tests {
         check("send an email to Bob", None);
         check("What is the best way to reduce CO2 emissions?", None);
         check("google calendar: add lunch with Ann on Friday", None);
+        check("rename the channel to general", None);
         check("when was the Eiffel Tower built", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
