@@ -119,6 +119,7 @@ mod tests {
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
             "rename notes.txt to old-notes.txt",
+            "replace foo with bar in config.yaml",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -172,6 +173,7 @@ mod tests {
         check("What is the best way to reduce CO2 emissions?", None);
         check("google calendar: add lunch with Ann on Friday", None);
         check("rename the channel to general", None);
+        check("replace the battery with a new one in my car", None);
         check("when was the Eiffel Tower built", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
