@@ -1,8 +1,9 @@
 //! Everyday questions written as the plain request a tool describes: "is it going to rain in Berlin
 //! today" is also searched as "get the weather forecast (rain) in Berlin today", "what's bitcoin worth" as
-//! "get the current price of bitcoin". A question names neither the action nor the thing a tool's
-//! description names, so the model and BM25 both score the right tool low. The rules are data
-//! (`questions.txt`: regular expressions and what they become). Pure code.
+//! "get the current price of bitcoin", and a few everyday phrasings about a file path the same way
+//! ("rename notes.txt to old-notes.txt" as "move or rename a file"). A question names neither the action
+//! nor the thing a tool's description names, so the model and BM25 both score the right tool low. The
+//! rules are data (`questions.txt`: regular expressions and what they become). Pure code.
 
 use regex::{Regex, RegexBuilder};
 use std::sync::OnceLock;
