@@ -51,9 +51,13 @@ fn rules() -> &'static [Rule] {
 /// `query` with the first everyday question of `questions.txt` it asks written plainly, the rest as
 /// written; `None` when it asks none.
 pub(crate) fn plainly_asked(query: &str) -> Option<String> {
-    rules().iter().find(|r| asked_by(r, query)).map(|r| {
-        let plain = r.pattern.replace(query, r.plain.as_str());
-        plain.split_whitespace().collect::<Vec<_>>().join(" ")
+    rules().iter().find_map(|r| {
+        let c = r.pattern.captures(query).filter(asks_about_a_thing)?;
+        let whole = c.get(0)?;
+        let mut plain = query[..whole.start()].to_string();
+        c.expand(&r.plain, &mut plain);
+        plain.push_str(&query[whole.end()..]);
+        Some(plain.split_whitespace().collect::<Vec<_>>().join(" "))
     })
 }
 
@@ -63,15 +67,13 @@ const PRONOUNS: &[&str] = &["it", "this", "that", "they", "them", "these", "thos
 /// Words that make what follows someone's own: "what is *my* car worth" asks for no price a tool quotes.
 const POSSESSIVES: &[&str] = &["my", "our", "your", "his", "her", "their"];
 
-/// Whether `query` asks `rule`'s question: its pattern matches, and not with a pronoun or someone's own
-/// thing as what is asked about.
-fn asked_by(rule: &Rule, query: &str) -> bool {
-    rule.pattern.captures(query).is_some_and(|c| {
-        c.name("x").is_none_or(|x| {
-            let x = x.as_str().trim().to_lowercase();
-            let first = x.split_whitespace().next().unwrap_or("");
-            !PRONOUNS.contains(&x.as_str()) && !POSSESSIVES.contains(&first)
-        })
+/// Whether a rule's match asks about a thing: its group `x`, when it has one, is not a pronoun and not
+/// someone's own thing.
+fn asks_about_a_thing(c: &regex::Captures<'_>) -> bool {
+    c.name("x").is_none_or(|x| {
+        let x = x.as_str().trim().to_lowercase();
+        let first = x.split_whitespace().next().unwrap_or("");
+        !PRONOUNS.contains(&x.as_str()) && !POSSESSIVES.contains(&first)
     })
 }
 
@@ -124,7 +126,9 @@ mod tests {
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
-            let first = asked.iter().find(|q| rules.iter().position(|r| asked_by(r, q)) == Some(i));
+            let first = asked.iter().find(|q| {
+                rules.iter().position(|r| r.pattern.captures(q).is_some_and(|c| asks_about_a_thing(&c))) == Some(i)
+            });
             assert!(first.is_some(), "rule {} ({}) is matched first by no test request", i + 1, rule.pattern);
         }
     }
