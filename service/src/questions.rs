@@ -111,6 +111,7 @@ mod tests {
             "are there any trains from Beijing to Shanghai tomorrow",
             "who owns the IP 8.8.4.4?",
             "who owns stripe.com",
+            "who owns AS15169",
             "what's on my calendar tomorrow",
             "am I free at 3pm on Friday",
             "what was said in #general today",
@@ -118,6 +119,7 @@ mod tests {
             "how do I say thank you in Japanese",
             "what files have I changed",
             "which files did I modify",
+            "what's different between these two texts",
             "when was report.pdf last modified",
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
@@ -151,6 +153,11 @@ mod tests {
         check("how do I get to the airport from Shibuya", Some("get directions to the airport from Shibuya"));
         check("who owns stripe.com", Some("look up the whois record of the domain stripe.com"));
         check("who owns the IP 8.8.4.4?", Some("look up the whois record of the IP address 8.8.4.4?"));
+        check("who owns AS 15169?", Some("look up the whois record of the autonomous system (AS number) AS15169?"));
+        check(
+            "what are the differences between the two versions of the contract",
+            Some("compare the two versions: show the differences (diff) of the contract"),
+        );
         check("what's on my calendar tomorrow", Some("list the events on my calendar tomorrow"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
@@ -180,6 +187,8 @@ mod tests {
         check("rename the channel to general", None);
         check("replace the battery with a new one in my car", None);
         check("when was the Eiffel Tower built", None);
+        check("what's the difference between a crocodile and an alligator", None);
+        check("who owns 40 percent of the shares", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
 }
