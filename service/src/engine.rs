@@ -212,6 +212,8 @@ struct Prepared {
     hidden: usize,
     /// The request is not written in English (`language.rs`): judged by the foreign request cut.
     foreign: bool,
+    /// It is an everyday question that also runs written plainly (`questions.rs`).
+    asked: bool,
 }
 
 impl Engine {
@@ -443,6 +445,7 @@ impl Engine {
             missing_service: !whole.missing_services.is_empty(),
             foreign: prepared.foreign,
             composes,
+            asked: prepared.asked,
         };
         let verdict = decide(&candidates, &order, request, &live.decision, prepared.limit, self.config.overshadow);
         let hit = |c: usize| {
@@ -627,6 +630,7 @@ impl Engine {
         // request a tool describes ("get the weather forecast (rain) in Berlin"), which the guard reads
         // for that pass: the question itself names no action.
         let asked = crate::questions::plainly_asked(query);
+        let is_asked = asked.is_some();
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list"). It reads the plain pass as the request too, which says
         // what else the request names ("comment on the figma file …").
@@ -715,6 +719,7 @@ impl Engine {
             limit,
             hidden,
             foreign: crate::language::foreign(query),
+            asked: is_asked,
         })
     }
 

@@ -114,6 +114,9 @@ mod tests {
             "who owns AS15169",
             "what's on my calendar tomorrow",
             "am I free at 3pm on Friday",
+            "what tasks are due today in todoist",
+            "what's overdue",
+            "what's assigned to me in Linear",
             "what was said in #general today",
             "what does serendipity mean",
             "how do I say thank you in Japanese",
@@ -159,6 +162,8 @@ mod tests {
             Some("compare the two versions: show the differences (diff) of the contract"),
         );
         check("what's on my calendar tomorrow", Some("list the events on my calendar tomorrow"));
+        check("what tasks are due today in todoist", Some("list the tasks due today in todoist"));
+        check("what's assigned to me in Linear?", Some("list the issues assigned to me in Linear?"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
@@ -189,6 +194,7 @@ mod tests {
         check("when was the Eiffel Tower built", None);
         check("what's the difference between a crocodile and an alligator", None);
         check("who owns 40 percent of the shares", None);
+        check("what invoices are overdue in xero", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
 }

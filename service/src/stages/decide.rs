@@ -36,11 +36,16 @@ pub(crate) struct Request {
     /// It asks for writing the agent does itself (`Analysis::composes`), and no tool among the first
     /// `limit` of the order is named for what it writes: nothing here serves it.
     pub composes: bool,
+    /// It is an everyday question that also runs as the plain request a tool describes (`questions.rs`):
+    /// what the question itself matches (with no action of its own to judge a tool by) overshadows nothing.
+    pub asked: bool,
 }
 
 /// Decides over `candidates` arranged in `order`. A request is also not found when its best candidate
 /// the guard does not bar has less than `overshadow` of the confidence of the best one it bars (0: never),
-/// unless that candidate does what is asked to the thing the request names (`Candidate::fits`).
+/// unless that candidate does what is asked to the thing the request names (`Candidate::fits`). For an
+/// everyday question (`Request::asked`) the barred one's confidence is its best outside the question's own
+/// pass.
 pub(crate) fn decide(
     candidates: &[Candidate],
     order: &[usize],
@@ -49,7 +54,7 @@ pub(crate) fn decide(
     limit: usize,
     overshadow: f32,
 ) -> Verdict {
-    let Request { named, missing_service, foreign, composes } = request;
+    let Request { named, missing_service, foreign, composes, asked } = request;
     // What the guard bars counts for nothing here (`Candidate::cleared`).
     let best = candidates.iter().map(Candidate::cleared).fold(f32::MIN, f32::max);
     // A request for a service the catalog never mentions is not served by another service's look-alike.
@@ -58,15 +63,18 @@ pub(crate) fn decide(
     // once `finalizeInvoice` is barred).
     // (The most confident candidate overshadows only when the guard bars it where it is most confident:
     // else `best` is its confidence.)
+    let weight = |c: &Candidate| {
+        if asked { c.probability.iter().skip(1).copied().fold(0.0, f32::max) } else { c.confidence() }
+    };
     let most_confident =
-        (0..candidates.len()).max_by(|&a, &b| candidates[a].confidence().total_cmp(&candidates[b].confidence()));
+        (0..candidates.len()).max_by(|&a, &b| weight(&candidates[a]).total_cmp(&weight(&candidates[b])));
     // A tool that does what is asked to the thing the request names is not overshadowed by one barred for
     // doing something else ("open an issue in gitlab …": `create_issue` beside a barred
     // `create_issue_link`).
     let best_fits = candidates.iter().any(|c| c.fits && c.cleared() >= best);
     // Nor by one barred for a reason that makes it no near miss (`Candidate::barred_quietly`).
     let overshadowed_by = most_confident
-        .filter(|&c| !best_fits && !candidates[c].barred_quietly && best < overshadow * candidates[c].confidence());
+        .filter(|&c| !best_fits && !candidates[c].barred_quietly && best < overshadow * weight(&candidates[c]));
     let overshadowed = overshadowed_by.is_some();
     let found = named > 0
         || (!missing_service
@@ -273,5 +281,29 @@ mod tests {
         // A tool named by the request is found whatever the rest.
         let named = Request { named: 1, ..Request::default() };
         assert!(decide(&weak, &[0, 1], named, &decision, 5, 0.7).found);
+    }
+
+    #[test]
+    fn what_an_everyday_question_itself_matches_overshadows_nothing() {
+        let decision = Decision::built_in();
+        // Two passes: the question as asked, then written plainly. The barred tool is strong only for the
+        // question as asked (it matched the thing, and the question names no action to judge it by).
+        let two = |p: [f32; 2], guarded: bool| Candidate {
+            fused: p.to_vec(),
+            probability: p.to_vec(),
+            best_pass: usize::from(p[1] > p[0]),
+            guarded: vec![guarded; 2],
+            ..candidate(0, 0.0, guarded)
+        };
+        let candidates = [two([0.9, 0.2], true), Candidate { tool: 1, ..two([0.1, 0.5], false) }];
+        let plain = decide(&candidates, &[0, 1], Request::default(), &decision, 5, 0.7);
+        assert!(!plain.found, "read as any request, the barred best overshadows");
+        let asked = Request { asked: true, ..Request::default() };
+        let verdict = decide(&candidates, &[0, 1], asked, &decision, 5, 0.7);
+        assert!(verdict.found);
+        assert_eq!(verdict.delivered, [1]);
+        // Strong where the question is written plainly too, the barred tool still overshadows.
+        let strong = [two([0.9, 0.9], true), Candidate { tool: 1, ..two([0.1, 0.5], false) }];
+        assert!(!decide(&strong, &[0, 1], asked, &decision, 5, 0.7).found);
     }
 }
