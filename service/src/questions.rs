@@ -117,6 +117,8 @@ mod tests {
             "what tasks are due today in todoist",
             "what's overdue",
             "what's assigned to me in Linear",
+            "how far did I run this week",
+            "which workouts did I do in May",
             "what was said in #general today",
             "what does serendipity mean",
             "how do I say thank you in Japanese",
@@ -126,6 +128,7 @@ mod tests {
             "when was report.pdf last modified",
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
+            "stop the running github actions build",
             "rename notes.txt to old-notes.txt",
             "replace foo with bar in config.yaml",
         ];
@@ -164,6 +167,8 @@ mod tests {
         check("what's on my calendar tomorrow", Some("list the events on my calendar tomorrow"));
         check("what tasks are due today in todoist", Some("list the tasks due today in todoist"));
         check("what's assigned to me in Linear?", Some("list the issues assigned to me in Linear?"));
+        check("how far did I run this week?", Some("get my recent activities (run) this week?"));
+        check("kill the stuck deploy job", Some("cancel the stuck deploy job"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
@@ -195,6 +200,8 @@ mod tests {
         check("what's the difference between a crocodile and an alligator", None);
         check("who owns 40 percent of the shares", None);
         check("what invoices are overdue in xero", None);
+        check("what did I run in the terminal yesterday", None);
+        check("stop the running container web-1", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
 }
