@@ -426,6 +426,10 @@ pub(crate) struct Analysis {
     /// joke about fruit"; not "write a memo as a Word doc (/root/word/memo.docx)", "write it to notes.md"
     /// or "write a spreadsheet of my expenses").
     pub composes: bool,
+    /// It asks what the difference between two things is, as a question of general knowledge
+    /// (`questions::asks_what_differs_in_general`: not about texts, files or versions), and names no
+    /// service, path or address: the agent answers it itself, like writing it composes.
+    pub compares_in_general: bool,
     /// Servers the request names by their service words.
     pub named_servers: Vec<usize>,
     /// The terms of the words it writes as names: with a capital first letter and small letters after it,
@@ -584,6 +588,11 @@ impl Analysis {
             && services.is_empty()
             && destination_words.is_empty()
             && !names_a_file(&object_words);
+        let compares_in_general = !foreign
+            && entity_kinds == 0
+            && named_servers.is_empty()
+            && services.is_empty()
+            && crate::questions::asks_what_differs_in_general(text);
         Analysis {
             content,
             known,
@@ -607,6 +616,7 @@ impl Analysis {
             denied,
             question,
             composes,
+            compares_in_general,
             named_servers,
             proper: proper_terms(text, profiles),
             acted_on,

@@ -428,8 +428,9 @@ impl Engine {
         let order = arrange(&candidates, &prepared.slots, &arranging);
         let whole = &prepared.analyses[0];
         // A request for writing is served only by a tool named for what it writes, among those it would
-        // deliver ("write a haiku" → `haiku_generator`).
-        let composes = whole.composes && {
+        // deliver ("write a haiku" → `haiku_generator`); a question of what differs between two things in
+        // general likewise ("what's the difference between a crocodile and an alligator" → not `git_diff`).
+        let composes = (whole.composes || whole.compares_in_general) && {
             let written: Vec<_> = whole
                 .object_words
                 .iter()

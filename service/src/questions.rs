@@ -61,6 +61,73 @@ pub(crate) fn plainly_asked(query: &str) -> Option<String> {
     })
 }
 
+/// Things a tool compares: a question about what differs between two of them asks for a diff ("what's
+/// different between these two texts"), not for knowledge.
+const COMPARED_BY_TOOLS: &[&str] = &[
+    "text",
+    "file",
+    "version",
+    "document",
+    "doc",
+    "string",
+    "list",
+    "draft",
+    "config",
+    "revision",
+    "commit",
+    "branch",
+    "sheet",
+    "spreadsheet",
+    "image",
+    "photo",
+    "screenshot",
+    "pdf",
+    "dataset",
+    "table",
+    "schema",
+    "folder",
+    "directory",
+    "record",
+    "row",
+    "snapshot",
+    "build",
+    "release",
+    "output",
+    "result",
+];
+
+/// Whether `query` asks what the difference between two things is, as a question of general knowledge the
+/// agent answers itself ("what's the difference between a crocodile and an alligator", "how is a virus
+/// different from a bacterium"), not about texts, files or versions a tool compares (`COMPARED_BY_TOOLS`).
+pub(crate) fn asks_what_differs_in_general(query: &str) -> bool {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        RegexBuilder::new(
+            r"^\s*(?:(?:so|and|but|ok|okay|hey),?\s+)?(?:(?:what(?:'s|’s| is| are| was| were)|whats)\s+(?:the\s+)?(?:main\s+|key\s+|biggest\s+|real\s+|actual\s+)?differences?\s+between\s+(?P<a>.+)|how (?:is|are|does|do) (?P<b>.+?) (?:differ|different) from (?P<c>.+))$",
+        )
+        .case_insensitive(true)
+        .build()
+        .expect("the pattern compiles")
+    });
+    // A second request after it ("how are bonds and stocks different and what ratio should I hold") asks
+    // for more than the question.
+    static MORE: OnceLock<Regex> = OnceLock::new();
+    let more = MORE.get_or_init(|| {
+        RegexBuilder::new(
+            r"[.?!;]\s+\S|\b(?:and|but|so|then|also)\s+(?:what|how|which|why|where|when|who|should|can|could|would|will|do|does|is|are|please|recommend|suggest|tell|show|give|find|help)\b",
+        )
+        .case_insensitive(true)
+        .build()
+        .expect("the pattern compiles")
+    });
+    let Some(c) = pattern.captures(query).filter(|_| !more.is_match(query)) else { return false };
+    let things: String =
+        ["a", "b", "c"].iter().filter_map(|g| c.name(g)).map(|m| m.as_str()).collect::<Vec<_>>().join(" ");
+    !toolscout_indexer::terms(&things)
+        .iter()
+        .any(|t| COMPARED_BY_TOOLS.iter().any(|w| toolscout_indexer::terms(w).first().is_some_and(|k| k == t)))
+}
+
 /// Words that stand for something said before: "what is *it* worth" asks about no thing of its own.
 const PRONOUNS: &[&str] = &["it", "this", "that", "they", "them", "these", "those", "he", "she", "you", "i", "we"];
 
@@ -178,6 +245,25 @@ mod tests {
             "when was report.pdf last modified?",
             Some("get the file info (modified and created times) of report.pdf?"),
         );
+    }
+
+    #[test]
+    fn a_question_of_what_differs_in_general_is_told_from_a_diff() {
+        assert!(asks_what_differs_in_general("what's the difference between a crocodile and an alligator"));
+        assert!(asks_what_differs_in_general(
+            "What are the differences between plant-based and animal-based protein sources?"
+        ));
+        assert!(asks_what_differs_in_general("how is a virus different from a bacterium?"));
+        assert!(!asks_what_differs_in_general("what's different between these two texts"));
+        assert!(!asks_what_differs_in_general("what are the differences between the two versions of the contract"));
+        assert!(!asks_what_differs_in_general("how does config_old.txt differ from config_new.txt"));
+        assert!(!asks_what_differs_in_general("show me the difference between a crocodile and an alligator"));
+        assert!(!asks_what_differs_in_general(
+            "How are bonds and stocks different and what ratio should these two occupy in my portfolio?"
+        ));
+        assert!(!asks_what_differs_in_general(
+            "What's the difference between a Roth IRA and a 401k? Which one should I open with my broker?"
+        ));
     }
 
     #[test]

@@ -33,8 +33,9 @@ pub(crate) struct Request {
     pub missing_service: bool,
     /// It is not written in English (`language.rs`): judged by the foreign request cut.
     pub foreign: bool,
-    /// It asks for writing the agent does itself (`Analysis::composes`), and no tool among the first
-    /// `limit` of the order is named for what it writes: nothing here serves it.
+    /// It asks for writing the agent does itself (`Analysis::composes`), or a question of what differs
+    /// between two things in general (`Analysis::compares_in_general`), and no tool among the first `limit`
+    /// of the order is named for what it writes: nothing here serves it.
     pub composes: bool,
     /// It is an everyday question that also runs as the plain request a tool describes (`questions.rs`):
     /// what the question itself matches (with no action of its own to judge a tool by) overshadows nothing.
@@ -147,6 +148,12 @@ fn specific_reason(
     named_service: Option<&str>,
 ) -> Option<String> {
     let listed = closest.iter().map(|(s, t, _)| format!("{s}/{t}")).collect::<Vec<_>>().join(", ");
+    if composes && request.compares_in_general {
+        return Some(format!(
+            "the request asks a question of general knowledge (what differs between two things) that needs no tool, and no tool here is named for it; closest: {}",
+            if listed.is_empty() { "none".into() } else { listed }
+        ));
+    }
     if composes {
         return Some(format!(
             "the request asks for writing that needs no tool ({}), and no tool here is named for it; closest: {}",
