@@ -630,7 +630,11 @@ impl Engine {
         // A request asked as an everyday question ("is it going to rain in Berlin") also runs as the plain
         // request a tool describes ("get the weather forecast (rain) in Berlin"), which the guard reads
         // for that pass: the question itself names no action.
-        let asked = crate::questions::plainly_asked(query);
+        // (Its abbreviations spelled out: "any open PRs" is "list the open pull requests"; a path it reads
+        // read as that kind of file: "what does contract.pdf say" is "read a pdf file".)
+        let asked = crate::questions::plainly_asked(query)
+            .map(|a| crate::expand::spelled_out(&a).unwrap_or(a))
+            .map(|a| crate::intents::plain_read(&a).unwrap_or(a));
         let is_asked = asked.is_some();
         // The guard reads the unquoted pass as the request: without its quoted payload it would not say
         // what it makes ("add to my to-do list"). It reads the plain pass as the request too, which says

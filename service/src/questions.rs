@@ -187,6 +187,18 @@ mod tests {
             "how far did I run this week",
             "which workouts did I do in May",
             "what was said in #general today",
+            "catch me up on what happened in #eng-alerts",
+            "catch me up on #random",
+            "who committed to main yesterday",
+            "any open PRs on toolscout/toolscout?",
+            "what pods are running in the staging namespace",
+            "bump the web deployment to 5 replicas",
+            "what are the opening hours of the Louvre",
+            "what's the altitude of Mount Rainier",
+            "look up the latest rust release notes online",
+            "what do you remember about Sam",
+            "how big is ~/Downloads/video.mp4",
+            "what does contract.pdf say about termination",
             "what does serendipity mean",
             "how do I say thank you in Japanese",
             "what files have I changed",
@@ -236,6 +248,11 @@ mod tests {
         check("what's assigned to me in Linear?", Some("list the issues assigned to me in Linear?"));
         check("how far did I run this week?", Some("get my recent activities (run) this week?"));
         check("kill the stuck deploy job", Some("cancel the stuck deploy job"));
+        check("catch me up on what happened in #eng-alerts", Some("get the message history in #eng-alerts"));
+        check("any open PRs on toolscout/toolscout?", Some("list the open PRs on toolscout/toolscout?"));
+        check("bump the web deployment to 5 replicas", Some("scale web deployment to 5 replicas"));
+        check("what are the opening hours of the Louvre", Some("get the place details (opening hours) of the Louvre"));
+        check("how big is ~/Downloads/video.mp4?", Some("get the file info (size) of ~/Downloads/video.mp4?"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
@@ -288,6 +305,10 @@ mod tests {
         check("what invoices are overdue in xero", None);
         check("what did I run in the terminal yesterday", None);
         check("stop the running container web-1", None);
+        check("any ideas for dinner?", None);
+        check("which users are blocked in the workspace", None);
+        check("set the timer to 5 minutes", None);
+        check("find me a job online", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
     }
 }

@@ -471,6 +471,24 @@ fn an_everyday_question_finds_the_tool_that_answers_it() {
     assert_eq!(names(&answer)[0], ("google-maps".to_string(), "maps_directions".to_string()), "{:?}", names(&answer));
 }
 
+/// An everyday question's plain pass is spelled out ("any open PRs" lists pull requests); a question of
+/// what differs between two things in general needs no tool, and the answer says why.
+#[test]
+fn a_question_is_written_plainly_or_answered_by_the_agent() {
+    let answer = ask("any open PRs on toolscout/toolscout?");
+    assert!(
+        answer.notes.iter().any(|n| n == "also searched as \"list the open pull requests on toolscout/toolscout?\""),
+        "{:?}",
+        answer.notes
+    );
+    assert_eq!(answer.status, Status::Found, "{:?}", names(&answer));
+    assert_eq!(names(&answer)[0], ("github".to_string(), "list_pull_requests".to_string()), "{:?}", names(&answer));
+    let answer = ask("what's the difference between a crocodile and an alligator");
+    assert_eq!(answer.status, Status::NotFound, "{:?}", names(&answer));
+    let why = answer.reason.as_deref().unwrap_or_default();
+    assert!(why.starts_with("the request asks a question of general knowledge"), "{why}");
+}
+
 /// Quoted text is what the action carries: the request is also searched without it, and says so.
 #[test]
 fn quoted_payload_is_also_searched_without() {
