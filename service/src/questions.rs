@@ -196,6 +196,7 @@ mod tests {
             "what are the opening hours of the Louvre",
             "what's the altitude of Mount Rainier",
             "look up the latest rust release notes online",
+            "remember that Sam prefers tea over coffee",
             "what do you remember about Sam",
             "how big is ~/Downloads/video.mp4",
             "what does contract.pdf say about termination",
@@ -306,6 +307,7 @@ mod tests {
         check("what did I run in the terminal yesterday", None);
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
+        check("remember to buy milk tomorrow", None);
         check("which users are blocked in the workspace", None);
         check("set the timer to 5 minutes", None);
         check("find me a job online", None);
