@@ -34,13 +34,15 @@ fn parse(text: &str) -> Vec<Rule> {
         }
         let (pattern, plain) = line.split_once(" => ").expect("a rule line is `PATTERN => PLAIN`");
         let pattern = expand(pattern, &macros);
-        let pattern = RegexBuilder::new(&pattern)
-            .case_insensitive(true)
-            .build()
-            .unwrap_or_else(|e| panic!("questions.txt: {pattern}: {e}"));
+        let pattern = case_insensitive(&pattern).unwrap_or_else(|e| panic!("questions.txt: {pattern}: {e}"));
         rules.push(Rule { pattern, plain: plain.trim().to_string() });
     }
     rules
+}
+
+/// `pattern` compiled to match whatever the letters' case, as every pattern here is.
+fn case_insensitive(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(pattern).case_insensitive(true).build()
 }
 
 fn rules() -> &'static [Rule] {
@@ -102,22 +104,18 @@ const COMPARED_BY_TOOLS: &[&str] = &[
 pub(crate) fn asks_what_differs_in_general(query: &str) -> bool {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
-        RegexBuilder::new(
+        case_insensitive(
             r"^\s*(?:(?:so|and|but|ok|okay|hey),?\s+)?(?:(?:what(?:'s|’s| is| are| was| were)|whats)\s+(?:the\s+)?(?:main\s+|key\s+|biggest\s+|real\s+|actual\s+)?differences?\s+between\s+(?P<a>.+)|how (?:is|are|does|do) (?P<b>.+?) (?:differ|different) from (?P<c>.+))$",
         )
-        .case_insensitive(true)
-        .build()
         .expect("the pattern compiles")
     });
     // A second request after it ("how are bonds and stocks different and what ratio should I hold") asks
     // for more than the question.
     static MORE: OnceLock<Regex> = OnceLock::new();
     let more = MORE.get_or_init(|| {
-        RegexBuilder::new(
+        case_insensitive(
             r"[.?!;]\s+\S|\b(?:and|but|so|then|also)\s+(?:what|how|which|why|where|when|who|should|can|could|would|will|do|does|is|are|please|recommend|suggest|tell|show|give|find|help)\b",
         )
-        .case_insensitive(true)
-        .build()
         .expect("the pattern compiles")
     });
     let Some(c) = pattern.captures(query).filter(|_| !more.is_match(query)) else { return false };
