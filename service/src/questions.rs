@@ -177,6 +177,10 @@ mod tests {
             "who owns the IP 8.8.4.4?",
             "who owns stripe.com",
             "who owns AS15169",
+            "when is the next LCK match",
+            "which versions of com.google.guava:guava are published",
+            "which modules can I enable on my Redis Cloud databases",
+            "what's 17.5% of 2,340",
             "what's on my calendar tomorrow",
             "am I free at 3pm on Friday",
             "what tasks are due today in todoist",
@@ -238,6 +242,20 @@ mod tests {
         check("who owns stripe.com", Some("look up the whois record of the domain stripe.com"));
         check("who owns the IP 8.8.4.4?", Some("look up the whois record of the IP address 8.8.4.4?"));
         check("who owns AS 15169?", Some("look up the whois record of the autonomous system (AS number) AS15169?"));
+        check("who registered openai.com", Some("look up the whois record of the domain openai.com"));
+        check("when is the next LCK match?", Some("get the schedule of the upcoming LCK match"));
+        check("when does the next train to Lyon leave", Some("get the schedule of the upcoming train to Lyon"));
+        check(
+            "which versions of com.google.guava:guava are published",
+            Some("list the published versions of com.google.guava:guava"),
+        );
+        check("what versions of react are available", Some("list the published versions of react"));
+        check(
+            "which modules can I enable on my Redis Cloud databases",
+            Some("list the available modules (to enable) on my Redis Cloud databases"),
+        );
+        check("what's 17.5% of 2,340?", Some("calculate the math expression 17.5% of 2,340"));
+        check("what is 365 times 24", Some("calculate the math expression 365 times 24"));
         check(
             "what are the differences between the two versions of the contract",
             Some("compare the two versions: show the differences (diff) of the contract"),
@@ -305,6 +323,9 @@ mod tests {
         check("what did I run in the terminal yesterday", None);
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
+        check("What tools can I use to write clear product documentation?", None);
+        check("what's 20 usd in eur", Some("convert currency: 20 usd to eur at the exchange rate"));
+        check("what is 3 of the 5 steps about", None);
         check("remember to buy milk tomorrow", None);
         check("which users are blocked in the workspace", None);
         check("set the timer to 5 minutes", None);
