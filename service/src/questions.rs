@@ -160,6 +160,8 @@ mod tests {
             "$20 in euros please",
             "€5 to dollars",
             "£12 in yen",
+            "send 0.1 ETH to vitalik.eth",
+            "send $20 to Ann for the tickets",
             "what's bitcoin worth right now",
             "is it going to rain in Berlin today",
             "should I bring an umbrella to work in London tomorrow",
@@ -233,6 +235,9 @@ mod tests {
         );
         check("how much is 250 GBP in JPY?", Some("convert currency: 250 GBP to JPY at the exchange rate?"));
         check("$20 in euros please", Some("convert currency: 20 dollars to euros at the exchange rate please"));
+        check("send 0.1 ETH to vitalik.eth", Some("transfer 0.1 ETH to vitalik.eth"));
+        check("wire 500 euros to my landlord", Some("transfer 500 euros to my landlord"));
+        check("send $20 to Ann for the tickets", Some("transfer $20 to Ann for the tickets"));
         check("what's bitcoin worth right now", Some("get the current price of bitcoin right now"));
         check("What is Apple trading at?", Some("get the current price of Apple?"));
         check("is it going to rain in Berlin today", Some("get the weather forecast (rain) in Berlin today"));
@@ -323,6 +328,7 @@ mod tests {
         check("what did I run in the terminal yesterday", None);
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
+        check("send 3 photos to Ann", None);
         check("What tools can I use to write clear product documentation?", None);
         check("what's 20 usd in eur", Some("convert currency: 20 usd to eur at the exchange rate"));
         check("what is 3 of the 5 steps about", None);

@@ -796,6 +796,8 @@ mod tests {
         check("bump the price of the mug to $14", Some("update"));
         check("pin the last message in the group", Some("subscribe"));
         check("dig through my inbox for anything from dhl.com", Some("search"));
+        check("mint a new NFT for the collection", Some("create"));
+        assert_eq!(family_of_tool("mint_nft").as_deref(), Some("create"), "minting makes a new token");
         assert_eq!(family_of_tool("unpublish_entry").as_deref(), Some("revert"), "the opposite of publishing");
         assert_eq!(family_of_tool("ignore_error_group").as_deref(), Some("reject"));
         assert_eq!(family_of_tool("git_commit").as_deref(), Some("store"));
