@@ -102,6 +102,7 @@ evaluate() {
   echo "-- regressions (issue 10's cases)"
   run idx-demo data/eval/regressions-demo.jsonl --show
   run idx-mcpzero data/eval/regressions-mcpzero.jsonl --show
+  run idx-docker data/eval/regressions-docker.jsonl --show
 }
 
 case "$what" in

@@ -192,11 +192,10 @@ pub(crate) fn written_plural(word: &str, term: &str) -> bool {
 }
 
 /// Whether every word of `words` that names server `n` qualifies a thing made of its software
-/// (`services::ARTIFACTS`: "a *redis* container"), and some word does.
+/// (`services::runs_in`: "a *redis* container", "the *grafana* pod"), and some word does.
 fn only_as_artifact(words: &[String], n: usize, profiles: &Profiles) -> bool {
     let mut naming = (0..words.len()).filter(|&i| names_server(&words[i], n, profiles)).peekable();
-    naming.peek().is_some()
-        && naming.all(|i| words.get(i + 1).is_some_and(|w| crate::services::ARTIFACTS.contains(&w.as_str())))
+    naming.peek().is_some() && naming.all(|i| words.get(i + 1).is_some_and(|w| crate::services::runs_in(&words[i], w)))
 }
 
 /// The servers of `named` that `words` (a request's words, as `request_words` gives them) name, each with
@@ -678,6 +677,10 @@ mod tests {
         assert!(!only_as_artifact(&request_words("flush the redis cache"), 0, &p));
         assert!(!only_as_artifact(&request_words("start a redis container and list redis keys"), 0, &p));
         assert!(!only_as_artifact(&request_words("spin up a container"), 0, &p), "not named");
+        assert!(only_as_artifact(&request_words("forward port 6379 to the redis pod"), 0, &p));
+        let k8s = p.intern(&terms("kubernetes")[0]);
+        p.servers.push(crate::profile::ServerProfile { service: vec![k8s], ..Default::default() });
+        assert!(!only_as_artifact(&request_words("restart the kubernetes pods"), 1, &p), "the cluster's own");
     }
 
     #[test]

@@ -209,6 +209,7 @@ mod tests {
             "what files have I changed",
             "which files did I modify",
             "what's different between these two texts",
+            "what's inside the Shared/Marketing folder in alfresco",
             "when was report.pdf last modified",
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
@@ -277,6 +278,11 @@ mod tests {
         check("how big is ~/Downloads/video.mp4?", Some("get the file info (size) of ~/Downloads/video.mp4?"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
+        check(
+            "what's inside the Shared/Marketing folder in alfresco",
+            Some("list the contents of the Shared/Marketing folder in alfresco"),
+        );
+        check("what's in my Downloads directory?", Some("list the contents of my Downloads directory?"));
         check("how do I say thank you in Japanese", Some("translate thank you to Japanese"));
         check("rename ~/notes/todo.md to done.md please", Some("move or rename a file please"));
         check("google the release date of Rust 2.0", Some("search the web for the release date of Rust 2.0"));
@@ -329,6 +335,7 @@ mod tests {
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
         check("send 3 photos to Ann", None);
+        check("what's in a name", None);
         check("What tools can I use to write clear product documentation?", None);
         check("what's 20 usd in eur", Some("convert currency: 20 usd to eur at the exchange rate"));
         check("what is 3 of the 5 steps about", None);

@@ -167,7 +167,7 @@ impl Services {
         let mut out = Vec::new();
         self.scan(&text, false, &mut |s, at, len| {
             // "spin up a redis container", "upgrade the stripe sdk": what runs or is installed, not where.
-            if plain.get(at + len).is_some_and(|w| ARTIFACTS.contains(&w.as_str())) {
+            if plain.get(at + len).is_some_and(|next| runs_in(&plain[at + len - 1], next)) {
                 return;
             }
             let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
@@ -205,7 +205,7 @@ impl Services {
 /// container", "the stripe sdk", "the postgres module"): the service is what they run or hold, not the
 /// place a request acts. ("package" and "image" are left out: "track my FedEx package", "an Instagram
 /// image" name the place.)
-pub(crate) const ARTIFACTS: [&str; 12] = [
+const ARTIFACTS: [&str; 12] = [
     "container",
     "containers",
     "library",
@@ -219,6 +219,18 @@ pub(crate) const ARTIFACTS: [&str; 12] = [
     "dependency",
     "dependencies",
 ];
+
+/// What runs software in a cluster ("the grafana pod", "the prometheus chart"): a service named before one
+/// is what runs there too, unless it is the cluster's own (`OWN_ARTIFACTS`: "the kubernetes pods", "a
+/// helm chart").
+const CLUSTER_ARTIFACTS: [&str; 4] = ["pod", "pods", "chart", "charts"];
+const OWN_ARTIFACTS: [&str; 4] = ["kubernetes", "k8s", "kubectl", "helm"];
+
+/// Does `next`, after the word `name` that ends a service's name, make the service what runs or is
+/// installed somewhere rather than the place a request acts (`ARTIFACTS`, `CLUSTER_ARTIFACTS`)?
+pub(crate) fn runs_in(name: &str, next: &str) -> bool {
+    ARTIFACTS.contains(&next) || (CLUSTER_ARTIFACTS.contains(&next) && !OWN_ARTIFACTS.contains(&name))
+}
 
 /// Words before a service's name that say which of its things a request means ("recent bitrise builds",
 /// "my open jira tickets"): the things are the service's.
@@ -350,6 +362,8 @@ mod tests {
         assert!(acted("write me a one-page investment memo on Costco as a Word doc").is_empty());
         assert!(acted("draft an article on Spotify pricing tiers").is_empty());
         assert_eq!(acted("post the memo on Slack"), ["Slack"], "a memo posted on Slack: the place");
+        assert!(acted("forward local port 8080 to the grafana pod").is_empty(), "Grafana runs in the pod");
+        assert_eq!(acted("put grafana on the cluster as a helm chart"), ["Helm"], "a chart is Helm's own");
         assert!(acted("go to bestbuy.com and search for TVs").is_empty());
         assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
         assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
