@@ -208,6 +208,8 @@ mod tests {
             "how do I say thank you in Japanese",
             "what files have I changed",
             "which files did I modify",
+            "what changed in the last commit",
+            "what's the commit history of this repo",
             "what's different between these two texts",
             "what's inside the Shared/Marketing folder in alfresco",
             "when was report.pdf last modified",
@@ -278,6 +280,8 @@ mod tests {
         check("how big is ~/Downloads/video.mp4?", Some("get the file info (size) of ~/Downloads/video.mp4?"));
         check("what was said in #general today", Some("get the message history in #general today"));
         check("what does serendipity mean", Some("look up the definition of serendipity"));
+        check("what changed in the last commit?", Some("show the changes made in the last commit (show the commit)?"));
+        check("what's the commit history of this repo", Some("show the commit log (history) of this repo"));
         check(
             "what's inside the Shared/Marketing folder in alfresco",
             Some("list the contents of the Shared/Marketing folder in alfresco"),
@@ -335,6 +339,7 @@ mod tests {
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
         check("send 3 photos to Ann", None);
+        check("what changed in the commit message guidelines", None);
         check("what's in a name", None);
         check("What tools can I use to write clear product documentation?", None);
         check("what's 20 usd in eur", Some("convert currency: 20 usd to eur at the exchange rate"));
