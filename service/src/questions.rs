@@ -215,6 +215,8 @@ mod tests {
             "when was report.pdf last modified",
             "google the release date of Rust 2.0",
             "did anyone reply to my email about the contract",
+            "is my replicate job done yet",
+            "did the last CI run on main pass",
             "stop the running github actions build",
             "rename notes.txt to old-notes.txt",
             "replace foo with bar in config.yaml",
@@ -273,6 +275,9 @@ mod tests {
         check("what's assigned to me in Linear?", Some("list the issues assigned to me in Linear?"));
         check("how far did I run this week?", Some("get my recent activities (run) this week?"));
         check("kill the stuck deploy job", Some("cancel the stuck deploy job"));
+        check("is my replicate job done yet?", Some("get the status of my replicate job?"));
+        check("did the last CI run on main pass", Some("get the status of the last CI run on main"));
+        check("is the export of the sales table finished", Some("get the status of the export of the sales table"));
         check("catch me up on what happened in #eng-alerts", Some("get the message history in #eng-alerts"));
         check("any open PRs on toolscout/toolscout?", Some("list the open PRs on toolscout/toolscout?"));
         check("bump the web deployment to 5 replicas", Some("scale web deployment to 5 replicas"));
@@ -339,6 +344,8 @@ mod tests {
         check("stop the running container web-1", None);
         check("any ideas for dinner?", None);
         check("send 3 photos to Ann", None);
+        check("is dinner ready yet", None);
+        check("did you pass the salt", None);
         check("what changed in the commit message guidelines", None);
         check("what's in a name", None);
         check("What tools can I use to write clear product documentation?", None);
