@@ -277,8 +277,8 @@ const LOOKUPS: [&str; 3] = ["get", "list", "search"];
 const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "check"];
 
 /// Verbs of the `update` family that also mean making or adding ("set a reminder", "configure a webhook",
-/// "replace the file", "append a row"): a request by one of them may be served by a tool that makes the thing.
-const AMBIGUOUS_UPDATES: [&str; 4] = ["set", "configure", "replace", "append"];
+/// "replace the file"; appending is a family of its own): a request by one of them may be served by a tool that makes the thing.
+const AMBIGUOUS_UPDATES: [&str; 3] = ["set", "configure", "replace"];
 
 /// Families whose action makes a thing that did not exist: what follows their verb is what is made. (Not
 /// `open`, which also opens what exists, unless what follows is new: `opens_a_new_thing`; nor `generate`,
@@ -884,7 +884,8 @@ mod tests {
         let ambiguous = |text: &str| Analysis::new(text, &Profiles::default()).updates_ambiguously;
         assert!(ambiguous("set a reminder for 9am tomorrow"));
         assert!(ambiguous("configure a webhook for pushes to main"));
-        assert!(ambiguous("append a row to the Budget google sheet"));
+        // Appending is a family of its own (it both adds and changes), so never an update that only ends.
+        assert!(!ambiguous("append a row to the Budget google sheet"));
         assert!(!ambiguous("change the default branch of pipeline mobile-ios to main"));
         assert!(!ambiguous("mark task t_482 as done"));
         assert!(!ambiguous("set up a new project"), "setting up makes one: not an update");

@@ -219,6 +219,15 @@ mod tests {
             "did the last CI run on main pass",
             "stop the running github actions build",
             "rename notes.txt to old-notes.txt",
+            "show monthly active users over the year as a stacked area chart",
+            "remove the password protection from contract.docx",
+            "take the password off budget.xlsx",
+            "strip the password from payroll.pdf",
+            "whose move is it in our chess game",
+            "have any Tesla executives sold shares recently",
+            "what is Apple's gross margin and current ratio",
+            "what's the P/E ratio of Nvidia",
+            "open knowledge base article KB0010023 in servicenow",
             "replace foo with bar in config.yaml",
         ];
         let rules = rules();
@@ -302,6 +311,35 @@ mod tests {
     }
 
     #[test]
+    fn charts_passwords_turns_insiders_ratios_and_records_are_written_plainly() {
+        check(
+            "show monthly active users over the year as a stacked area chart",
+            Some("generate a stacked area chart of monthly active users over the year"),
+        );
+        check("plot our stores on a map", Some("generate a map of our stores"));
+        check(
+            "remove the password protection from contract.docx",
+            Some("unprotect (remove the password protection of) contract.docx"),
+        );
+        check("whose turn is it?", Some("get whose turn it is (the current turn)?"));
+        check(
+            "have any Tesla executives sold shares recently",
+            Some("have any Tesla insider trades (executives selling or buying shares) recently"),
+        );
+        check(
+            "what is Apple's gross margin and current ratio",
+            Some("get the financial metrics and ratios of Apple: gross margin and current ratio"),
+        );
+        check("what's the P/E ratio of Nvidia", Some("get the financial metrics and ratios (P/E ratio) of Nvidia"));
+        check(
+            "open knowledge base article KB0010023 in servicenow",
+            Some("show knowledge base article KB0010023 in servicenow"),
+        );
+        check("open PR 58 in octo/app", Some("show PR 58 in octo/app"));
+        check("open the ticket #412", Some("show the ticket #412"));
+    }
+
+    #[test]
     fn a_question_of_what_differs_in_general_is_told_from_a_diff() {
         assert!(asks_what_differs_in_general("what's the difference between a crocodile and an alligator"));
         assert!(asks_what_differs_in_general(
@@ -356,5 +394,10 @@ mod tests {
         check("set the timer to 5 minutes", None);
         check("find me a job online", None);
         check("rewrite this so it hedges: It's going to rain tomorrow.", None);
+        check("open a new PR for the fix", None);
+        check("open port 8080 on the firewall", None);
+        check("show me the chart", None);
+        check("remove the password from the shared vault", None);
+        check("what's the margin on this product", None);
     }
 }
