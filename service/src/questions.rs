@@ -228,6 +228,11 @@ mod tests {
             "what is Apple's gross margin and current ratio",
             "what's the P/E ratio of Nvidia",
             "open knowledge base article KB0010023 in servicenow",
+            "what did I save earlier about the Berlin trip in my qdrant memory",
+            "push my Friday standup on the apple calendar to 10am",
+            "pull the main text out of these three article URLs with tavily",
+            "take the \"overtime\" item out of the solver model",
+            "is the payments service healthy according to consul",
             "replace foo with bar in config.yaml",
         ];
         let rules = rules();
@@ -340,6 +345,32 @@ mod tests {
     }
 
     #[test]
+    fn saved_things_moved_events_things_taken_out_and_health_are_written_plainly() {
+        check(
+            "what did I save earlier about the Berlin trip in my qdrant memory",
+            Some("search the stored notes and memories (what I saved) about the Berlin trip in my qdrant memory"),
+        );
+        check(
+            "push my Friday standup on the apple calendar to 10am",
+            Some("reschedule (update) my Friday standup on the apple calendar to 10am"),
+        );
+        check(
+            "move the dentist appointment to next Thursday",
+            Some("reschedule (update) the dentist appointment to next Thursday"),
+        );
+        check(
+            "pull the main text out of these three article URLs",
+            Some("extract the main text from these three article URLs"),
+        );
+        check("take the overtime item out of the solver model", Some("remove the overtime item from the solver model"));
+        check(
+            "is the payments service healthy according to consul",
+            Some("check the health status of the payments service (healthy) according to consul"),
+        );
+        check("is our api down?", Some("check the health status of our api (down)?"));
+    }
+
+    #[test]
     fn a_question_of_what_differs_in_general_is_told_from_a_diff() {
         assert!(asks_what_differs_in_general("what's the difference between a crocodile and an alligator"));
         assert!(asks_what_differs_in_general(
@@ -399,5 +430,8 @@ mod tests {
         check("show me the chart", None);
         check("remove the password from the shared vault", None);
         check("what's the margin on this product", None);
+        check("push the feature branch to main", None);
+        check("is hikaru online on chess.com", None);
+        check("what did I save you from", None);
     }
 }
