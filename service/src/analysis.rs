@@ -447,6 +447,8 @@ pub(crate) struct Analysis {
     pub services: Vec<crate::services::Service>,
     /// The kinds of entity it mentions (`entities.rs`).
     pub entity_kinds: u8,
+    /// The compound nouns it uses (`compounds::in_text`): "credit score", "heart rate".
+    pub compounds: u64,
     /// The services of `services.txt` it names that the catalog never mentions.
     pub missing_services: Vec<crate::services::Service>,
     /// What it shows, when its first action gets (`get`) things written in the plural, with no "of"
@@ -622,6 +624,7 @@ impl Analysis {
             read_from,
             services,
             entity_kinds,
+            compounds: crate::compounds::in_text(text),
             missing_services,
             listed,
         }

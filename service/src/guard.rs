@@ -54,6 +54,9 @@
 //!   word .docx" → `docx-to-markdown`.
 //! - A request that only makes a new thing is not served by a tool that only changes that thing: "open a
 //!   github issue" → `update_issue`.
+//! - A request that uses a compound noun whose parts name other things (`compounds.txt`) is not served by
+//!   a tool whose name uses a part of it and that never uses the whole: "what's my credit score" →
+//!   `list-credit-notes`, "what's my heart rate" → `exchange_rate`.
 //! - A request that does one thing to a kind of thing another candidate does it to by name is not served
 //!   by a tool that does it to something the request never names: "create a merge request on GitLab" →
 //!   GitLab's `create_repository` (GitHub's `create_pull_request` tells requests apart).
@@ -273,6 +276,9 @@ pub(crate) struct Guard<'a> {
     /// The terms of `ANY_THING`, read when `kind_done` or the request asks for something irreversible (else
     /// empty).
     any_thing: Vec<TermId>,
+    /// The compound nouns it uses (`Analysis::compounds`), each as its bit and the terms of its parts the
+    /// catalog knows (`splits_a_compound`).
+    compound_parts: Vec<(u64, Vec<TermId>)>,
     /// The terms of `WHEN_ONLY`, read when the request names a thing (else empty).
     when_only: Vec<TermId>,
 }
@@ -544,6 +550,7 @@ impl<'a> Guard<'a> {
             kind_done,
             any_thing,
             when_only,
+            compound_parts: compound_parts(request.compounds, profiles),
         }
     }
 
@@ -592,6 +599,15 @@ impl<'a> Guard<'a> {
         self.only_acted_on.contains(&server) && self.only_reads(&self.profiles.tools[tool])
     }
 
+    /// Whether the tool's name uses a part of a compound noun the request asks about (`compounds.txt`) and
+    /// its name, title and description never use the whole: "what's my credit score" is not served by
+    /// `list-credit-notes` or `get-advanced-box-score`, "what's my heart rate" not by `exchange_rate`.
+    fn splits_a_compound(&self, t: &crate::profile::ToolProfile) -> bool {
+        self.compound_parts
+            .iter()
+            .any(|(bit, parts)| t.compounds & bit == 0 && parts.iter().any(|p| t.name.contains(p)))
+    }
+
     /// Whether the tool's name shows reading actions only, and its description does not open with another
     /// kind — or its name, an identifier, shows no action and its description opens by reading, not
     /// converting.
@@ -634,7 +650,7 @@ impl<'a> Guard<'a> {
             return true;
         }
         // A converter's name often shows no verb (`docx-to-markdown`): judged before that is asked.
-        if self.converts_the_other_way(t) {
+        if self.converts_the_other_way(t) || self.splits_a_compound(t) {
             return true;
         }
         // A name, an identifier, that shows no action says what it does in its description's opening verb:
@@ -993,6 +1009,17 @@ fn thing_of(object_words: &[String], profiles: &Profiles) -> Option<Thing> {
     Some(Thing { head, qualifiers: known(rest), owners, plural })
 }
 
+/// The compound nouns of the set `compounds` (`Analysis::compounds`), each as its bit and the terms of its
+/// parts that the catalog knows.
+fn compound_parts(compounds: u64, profiles: &Profiles) -> Vec<(u64, Vec<TermId>)> {
+    crate::compounds::compounds()
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| compounds & (1 << k) != 0)
+        .map(|(k, c)| (1 << k, [&c.modifier, &c.head].into_iter().filter_map(|w| profiles.id(w)).collect()))
+        .collect()
+}
+
 /// Whether a word reads as the id of a thing that exists: a number of five digits or more, or letters and
 /// digits mixed in six characters or more ("5551234", "00u8k2j3hqz"; not "3pm", "1080p", "2025").
 fn id_like(word: &str) -> bool {
@@ -1074,6 +1101,34 @@ mod tests {
         }
         p.mark_runners();
         p
+    }
+
+    #[test]
+    fn a_part_of_a_compound_asked_about_is_another_thing() {
+        let mut p = Profiles::default();
+        let mut tool = |name: &str, description: &str| {
+            let name_terms: Vec<TermId> = toolscout_indexer::terms(name).iter().map(|t| p.intern(t)).collect();
+            p.tools.push(ToolProfile {
+                name: set(&name_terms),
+                compounds: crate::compounds::in_text(&format!("{name}. {description}")),
+                identifier: true,
+                ..Default::default()
+            });
+        };
+        tool("list credit notes", "List the credit notes of an account");
+        tool("get advanced box score", "Advanced box score of a game");
+        tool("get credit score", "Get the user's credit score");
+        tool("get report", "A consumer's credit score and report");
+        tool("exchange rate", "Retrieves exchange rates");
+        p.servers.push(ServerProfile::default());
+        let asks = |text: &str| Analysis { compounds: crate::compounds::in_text(text), ..Analysis::default() };
+        let credit = asks("what's my credit score");
+        assert!(guards(&credit, &p, 0, 0), "a credit note is no credit score");
+        assert!(guards(&credit, &p, 1, 0), "a box score is no credit score");
+        assert!(!guards(&credit, &p, 2, 0));
+        assert!(!guards(&credit, &p, 3, 0), "its description names the whole");
+        assert!(guards(&asks("what's my heart rate"), &p, 4, 0));
+        assert!(!guards(&asks("what's the exchange rate for EUR to USD"), &p, 4, 0), "no compound asked");
     }
 
     #[test]

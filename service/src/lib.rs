@@ -9,6 +9,7 @@
 mod actions;
 mod analysis;
 mod auth;
+mod compounds;
 mod decision;
 mod delivered;
 mod delivery;

@@ -92,6 +92,9 @@ pub(crate) struct ToolProfile {
     /// What it converts from and to, when its name says so (`docx-to-markdown`, `convert_md_to_pdf`: no
     /// action, or converting only, and a "to" between two words): the terms before and after the "to".
     pub converts: Option<Box<(Vec<TermId>, Vec<TermId>)>>,
+    /// The compound nouns its name, title or description uses (`compounds::in_text`): a "heart rate" tool
+    /// uses "rate" as a part of that.
+    pub compounds: u64,
 }
 
 /// What a tool runs when it runs whatever it is given (`execute_sql`, `run_python_code`, `run_query`): such a
@@ -291,6 +294,7 @@ impl Profiles {
                 head,
                 runs_given: false,
                 converts,
+                compounds: crate::compounds::in_text(&format!("{name_words} {title}. {description}")),
             });
         }
         let n = snap.tools.len().max(1) as f32;
