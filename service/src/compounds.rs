@@ -36,6 +36,11 @@ pub(crate) fn compounds() -> &'static [Compound] {
 
 /// The compounds `text` uses: bit `k` for the `k`-th of `compounds()`.
 pub(crate) fn in_text(text: &str) -> u64 {
+    // Most texts hold no modifier at all: they are not analyzed (a profile reads every tool's text).
+    let lower = text.to_lowercase();
+    if !compounds().iter().any(|c| lower.contains(&c.modifier)) {
+        return 0;
+    }
     let words = terms(text);
     let mut set = 0u64;
     for (k, c) in compounds().iter().enumerate() {
