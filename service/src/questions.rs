@@ -229,6 +229,14 @@ mod tests {
             "what's the P/E ratio of Nvidia",
             "open knowledge base article KB0010023 in servicenow",
             "what did I save earlier about the Berlin trip in my qdrant memory",
+            "flip a coin for me",
+            "roll two dice",
+            "find a place to stay in Lisbon for 4 nights in June",
+            "open the README in my project folder",
+            "who was Ada Lovelace",
+            "what's 15% tip on 84 dollars",
+            "what's on the front page of hacker news",
+            "does lodash 4.17.15 have any security problems",
             "push my Friday standup on the apple calendar to 10am",
             "pull the main text out of these three article URLs with tavily",
             "take the \"overtime\" item out of the solver model",
@@ -371,6 +379,24 @@ mod tests {
     }
 
     #[test]
+    fn chance_stays_files_people_tips_front_pages_and_security_are_written_plainly() {
+        check("flip a coin for me", Some("pick a random choice (heads or tails) for me"));
+        check(
+            "find a place to stay in Lisbon",
+            Some("find accommodation listings (a place to stay: airbnb, hotel) in Lisbon"),
+        );
+        check("open the README in my project folder", Some("read the file README in my project folder"));
+        check("open notes.md", Some("read the file notes.md"));
+        check("who was Ada Lovelace?", Some("look up the biography (encyclopedia article) of Ada Lovelace"));
+        check("what's 15% tip on 84 dollars", Some("calculate the math expression 15% of 84 dollars"));
+        check("what's on the front page of hacker news", Some("get the top stories on the front page of hacker news"));
+        check(
+            "does lodash 4.17.15 have any security problems",
+            Some("does lodash 4.17.15 have any security vulnerabilities"),
+        );
+    }
+
+    #[test]
     fn a_question_of_what_differs_in_general_is_told_from_a_diff() {
         assert!(asks_what_differs_in_general("what's the difference between a crocodile and an alligator"));
         assert!(asks_what_differs_in_general(
@@ -433,5 +459,7 @@ mod tests {
         check("push the feature branch to main", None);
         check("is hikaru online on chess.com", None);
         check("what did I save you from", None);
+        check("open https://example.com in the browser", None);
+        check("who was assigned the ticket yesterday", None);
     }
 }
