@@ -287,7 +287,7 @@ const MAKES: [&str; 6] = ["create", "store", "upload", "schedule", "copy", "inst
 
 /// Families whose action puts a thing somewhere without making the place: "post them *in* our discord
 /// channel", "move item 555 *to* the 'Done' group". Read beside `MAKES` for what goes where, as is the
-/// verb "append" (an update that adds: "append a row *to* the Budget sheet").
+/// verb "append" (the `append` family, which adds to what exists: "append a row *to* the Budget sheet").
 const PUTS: [&str; 2] = ["send", "move"];
 
 /// Prepositions that say where a thing made goes: "add a row *to* the table", "create a section *in* the
