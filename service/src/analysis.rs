@@ -277,7 +277,8 @@ const LOOKUPS: [&str; 3] = ["get", "list", "search"];
 const AMBIGUOUS_LOOKUPS: [&str; 6] = ["get", "got", "obtain", "give", "load", "check"];
 
 /// Verbs of the `update` family that also mean making or adding ("set a reminder", "configure a webhook",
-/// "replace the file"; appending is a family of its own): a request by one of them may be served by a tool that makes the thing.
+/// "replace the file"; appending is a family of its own): a request by one of them may be served by a tool
+/// that makes the thing.
 const AMBIGUOUS_UPDATES: [&str; 3] = ["set", "configure", "replace"];
 
 /// Families whose action makes a thing that did not exist: what follows their verb is what is made. (Not
