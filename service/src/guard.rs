@@ -264,6 +264,9 @@ pub(crate) struct Guard<'a> {
     /// "category" of "to our ZIA url category"), and of what it calls its own ("project" of "on my Neon
     /// project, add a column …"): places that exist.
     places: Vec<TermId>,
+    /// Those of `places` written in the plural ("to my phone *contacts*"): a collection of such things, so
+    /// a tool that makes one of them puts what is made there (`create_contact`).
+    collections: Vec<TermId>,
     /// What its one making action makes, when every action it shows makes something (`create`, or opening
     /// a new thing) and no identifier names it: the head of its object ("issue" of "open a github issue").
     makes_new: Option<TermId>,
@@ -458,10 +461,12 @@ impl<'a> Guard<'a> {
         let sources: Vec<TermId> = thing_of(&request.source_words, profiles).map(|p| p.head).into_iter().collect();
         let made = ids(&request.made_words);
         let destination = ids(&request.destination_words);
-        let places: Vec<TermId> = std::iter::once(&request.destination_words)
+        let place_things: Vec<Thing> = std::iter::once(&request.destination_words)
             .chain(&request.owned_words)
-            .filter_map(|words| thing_of(words, profiles).map(|p| p.head))
+            .filter_map(|words| thing_of(words, profiles))
             .collect();
+        let places: Vec<TermId> = place_things.iter().map(|p| p.head).collect();
+        let collections: Vec<TermId> = place_things.iter().filter(|p| p.plural).map(|p| p.head).collect();
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
@@ -543,6 +548,7 @@ impl<'a> Guard<'a> {
             qualifiers_apart,
             makes_existing,
             places,
+            collections,
             makes_new,
             converts_to,
             removed,
@@ -724,29 +730,44 @@ impl<'a> Guard<'a> {
     /// the head of what the request acts on or looks up, every word its name acts on is a word of the
     /// request, and every word that qualifies the request's thing is in its name or names its server
     /// (`create_issue` of GitLab for "open an issue in gitlab project …"; not `zpa_create_server_group` or
-    /// Okta's `create_group` for "create a ZPA segment group"), or only says which by time (`WHEN_ONLY`). Such a tool is not overshadowed by a barred near miss (`stages::decide`).
+    /// Okta's `create_group` for "create a ZPA segment group"), or only says which by time (`WHEN_ONLY`).
+    /// A tool whose name is only its action, the same as the request's first, acts on whatever it is
+    /// given and fits too ("commit my staged changes" → `git_commit`), unless that action cannot be undone
+    /// ("drop the temp_import collection" is not served by MongoDB's `delete-one`). Such a tool is not overshadowed by
+    /// a barred near miss (`stages::decide`).
     pub(crate) fn fits(&self, tool: usize, server: usize) -> bool {
         let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
-        self.thing.as_ref().is_some_and(|thing| {
-            t.head == Some(thing.head)
-                && thing.qualifiers.iter().all(|q| {
-                    t.name.contains(q) || s.service.contains(q) || s.aliases.contains(q) || self.when_only.contains(q)
-                })
-        }) && t.object.iter().all(|o| self.request.known.contains(o))
+        let only_its_action = t.head.is_none()
+            && t.object.is_empty()
+            && !t.actions.is_empty()
             && self.request.action.as_ref().is_some_and(|a| {
-                let table = families();
-                match table.agreement_of_sets(&[a.family], &t.actions) {
-                    Agreement::Same => true,
-                    // Showing things (plural) is listing them: "show recent bitrise builds" → `list_builds`.
-                    Agreement::Compatible => {
-                        table.class(a.family) != EffectClass::Read
-                            || (self.thing.as_ref().is_some_and(|thing| thing.plural)
-                                && table.name(a.family) == "get"
-                                && t.actions.iter().any(|&f| table.name(f) == "list"))
+                families().class(a.family) != EffectClass::Irreversible
+                    && families().agreement_of_sets(&[a.family], &t.actions) == Agreement::Same
+            });
+        only_its_action
+            || self.thing.as_ref().is_some_and(|thing| {
+                t.head == Some(thing.head)
+                    && thing.qualifiers.iter().all(|q| {
+                        t.name.contains(q)
+                            || s.service.contains(q)
+                            || s.aliases.contains(q)
+                            || self.when_only.contains(q)
+                    })
+            }) && t.object.iter().all(|o| self.request.known.contains(o))
+                && self.request.action.as_ref().is_some_and(|a| {
+                    let table = families();
+                    match table.agreement_of_sets(&[a.family], &t.actions) {
+                        Agreement::Same => true,
+                        // Showing things (plural) is listing them: "show recent bitrise builds" → `list_builds`.
+                        Agreement::Compatible => {
+                            table.class(a.family) != EffectClass::Read
+                                || (self.thing.as_ref().is_some_and(|thing| thing.plural)
+                                    && table.name(a.family) == "get"
+                                    && t.actions.iter().any(|&f| table.name(f) == "list"))
+                        }
+                        _ => false,
                     }
-                    _ => false,
-                }
-            })
+                })
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
@@ -844,7 +865,8 @@ impl<'a> Guard<'a> {
     /// place names and does not name the place ("add a field to the Tasks table" → `add-tasks`): the one
     /// thing the tool's name acts on is the head of the place ("category" of "our url category", not the
     /// "url" of `add_urls_to_category`) but not a word of what is put there, and the tool's object shares
-    /// no term with what is put there.
+    /// no term with what is put there. A place written in the plural is a collection of such things ("save
+    /// Maria's number to my phone contacts"): a tool that makes one (`create_contact`) puts it there.
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
@@ -852,6 +874,7 @@ impl<'a> Guard<'a> {
         !self.request.made_words.is_empty()
             && t.head.is_some_and(|h| {
                 !self.made.contains(&h)
+                    && !self.collections.contains(&h)
                     && (self.places.contains(&h)
                         || (self.destination.contains(&h) && !t.object.iter().any(|o| self.places.contains(o))))
             })
@@ -1751,6 +1774,9 @@ mod tests {
         // "create a table in the base" makes the table; "add its totals as rows" names no place.
         assert!(!guards(&add(&["word11"], &["base"]), &p, 0, 0));
         assert!(!guards(&add(&["totals"], &[]), &p, 0, 0));
+        // "save Maria's number to my phone contacts" → create_contact: a place written in the plural is a
+        // collection of the things the tool makes, so making one puts it there.
+        assert!(!guards(&add(&["word10"], &["my", "word11s"]), &p, 0, 0));
         // "add a new lead and a field to the table": a table made too is not a place only.
         assert!(!guards(&add(&["word13", "word11"], &["word11"]), &p, 0, 0));
         // "on my airtable table, add a row": what the request calls its own exists, a place too. A number
@@ -2073,6 +2099,14 @@ mod tests {
         assert!(!fits(&show(&[1, build], &["build"]), &p, 2, 0), "one is got, not listed");
         assert!(fits(&show(&[1, build, recent], &["recent", "builds"]), &p, 2, 0));
         assert!(!fits(&show(&[1, build, 13], &["word13", "builds"]), &p, 2, 0), "a kind the name lacks");
+        // A name that is only its action fits a request for that action, whatever it acts on ("commit my
+        // staged changes" → git_commit); not another action, and not one that cannot be undone ("drop the
+        // temp_import collection" → delete-one).
+        (p.tools[2].head, p.tools[2].object, p.tools[2].actions) = (None, Vec::new(), vec![family("store")]);
+        assert!(fits(&ask("commit", &[10], &["word10"]), &p, 2, 0));
+        assert!(!fits(&ask("create", &[10], &["word10"]), &p, 2, 0), "another action");
+        p.tools[2].actions = vec![family("delete")];
+        assert!(!fits(&ask("drop", &[10], &["word10"]), &p, 2, 0), "irreversible");
     }
 
     #[test]

@@ -242,6 +242,13 @@ mod tests {
             "take the \"overtime\" item out of the solver model",
             "is the payments service healthy according to consul",
             "replace foo with bar in config.yaml",
+            "what time is it in Tokyo right now",
+            "what's the local time in Denver",
+            "can you check what changed in my repo since the last commit",
+            "what did I commit yesterday",
+            "stage all my changes",
+            "drop an instance of the Button component into my figma frame",
+            "what's today's leetcode problem",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -394,6 +401,28 @@ mod tests {
             "does lodash 4.17.15 have any security problems",
             Some("does lodash 4.17.15 have any security vulnerabilities"),
         );
+    }
+
+    #[test]
+    fn times_commits_staging_drops_and_daily_things_are_written_plainly() {
+        check("what time is it in Tokyo right now", Some("get the current time in Tokyo right now"));
+        check("what's the local time in Denver", Some("get the current time in Denver"));
+        check(
+            "can you check what changed in my repo since the last commit",
+            Some("can you check show the working tree status (git status) and what changed since the last commit"),
+        );
+        check("what did I commit yesterday", Some("show the commit log (history) of what was committed yesterday"));
+        check("stage all my changes", Some("add the changed file contents to the git staging area"));
+        check(
+            "drop an instance of the Button component into my figma frame",
+            Some("add an instance of the Button component into my figma frame"),
+        );
+        check("what's today's leetcode problem", Some("what's the daily leetcode problem (today's problem)"));
+        // A stage that is not git's, a table dropped, a time converted: left alone.
+        check("stage a reading of the play", None);
+        check("drop the users table in the staging database", None);
+        check("convert 3pm New York time to Berlin time", None);
+        check("if it's 3pm in tokyo what time is it in berlin", None);
     }
 
     #[test]
