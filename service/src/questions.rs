@@ -249,6 +249,7 @@ mod tests {
             "stage all my changes",
             "drop an instance of the Button component into my figma frame",
             "what's today's leetcode problem",
+            "what did we spend on AWS last month by service",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -404,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn times_commits_staging_drops_and_daily_things_are_written_plainly() {
+    fn times_commits_staging_drops_daily_things_and_spending_are_written_plainly() {
         check("what time is it in Tokyo right now", Some("get the current time in Tokyo right now"));
         check("what's the local time in Denver", Some("get the current time in Denver"));
         check(
@@ -418,6 +419,12 @@ mod tests {
             Some("add an instance of the Button component into my figma frame"),
         );
         check("what's today's leetcode problem", Some("what's the daily leetcode problem (today's problem)"));
+        check(
+            "what did we spend on AWS last month by service",
+            Some("get the costs (spending) on AWS last month by service"),
+        );
+        check("how much have I spent on openai this month", Some("get the costs (spending) on openai this month"));
+        check("spend 50 dollars on ads", None);
         // A stage that is not git's, a table dropped, a time converted: left alone.
         check("stage a reading of the play", None);
         check("drop the users table in the staging database", None);
