@@ -571,7 +571,11 @@ impl Analysis {
         let missing_services = if services.iter().any(|&s| profiles.mentioned.contains(s)) {
             Vec::new()
         } else {
-            table.acted_on_in(text).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
+            // A quoted text is what the request carries, not a service it acts on ("search the docs for
+            // \"how to configure an azure function\"").
+            let carried = crate::payload::without_quoted(text);
+            let acting = carried.as_deref().unwrap_or(text);
+            table.acted_on_in(acting).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
         };
         let listed = action
             .as_ref()

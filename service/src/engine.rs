@@ -564,6 +564,13 @@ impl Engine {
         let live = self.live();
         let snap = &live.snapshot;
         let mut notes = Vec::new();
+        // A how-to question sent to a service's documentation is read as searching it (`questions.rs`,
+        // rules written `=>>`): as typed, its verbs would act on the service it only asks about.
+        let read_as = crate::questions::read_as(query);
+        if let Some(read) = &read_as {
+            notes.push(format!("read as {read:?}"));
+        }
+        let query = read_as.as_deref().unwrap_or(query);
         let hinted: HashSet<usize> = match params.server.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
             Some(hint) => {
                 let found: HashSet<usize> = live.names.servers_matching(hint).into_iter().collect();

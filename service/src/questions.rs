@@ -14,6 +14,8 @@ const QUESTIONS: &str = include_str!("questions.txt");
 struct Rule {
     pattern: Regex,
     plain: String,
+    /// Written `=>>`: the request is read as the plain form alone (`read_as`), not searched as typed too.
+    replaces: bool,
 }
 
 /// The rules of `text` (as `questions.txt` is written), in order. Panics on a malformed rule: the table
@@ -32,10 +34,16 @@ fn parse(text: &str) -> Vec<Rule> {
             macros.push((format!("{{{}}}", name.trim()), body));
             continue;
         }
-        let (pattern, plain) = line.split_once(" => ").expect("a rule line is `PATTERN => PLAIN`");
+        let (pattern, plain, replaces) = match line.split_once(" =>> ") {
+            Some((pattern, plain)) => (pattern, plain, true),
+            None => {
+                let (pattern, plain) = line.split_once(" => ").expect("a rule line is `PATTERN => PLAIN`");
+                (pattern, plain, false)
+            }
+        };
         let pattern = expand(pattern, &macros);
         let pattern = case_insensitive(&pattern).unwrap_or_else(|e| panic!("questions.txt: {pattern}: {e}"));
-        rules.push(Rule { pattern, plain: plain.trim().to_string() });
+        rules.push(Rule { pattern, plain: plain.trim().to_string(), replaces });
     }
     rules
 }
@@ -53,7 +61,19 @@ fn rules() -> &'static [Rule] {
 /// `query` with the first everyday question of `questions.txt` it asks written plainly, the rest as
 /// written; `None` when it asks none.
 pub(crate) fn plainly_asked(query: &str) -> Option<String> {
-    rules().iter().find_map(|r| {
+    rewritten(query, false)
+}
+
+/// The request read as a plain one when a rule written `=>>` matches it (a how-to question sent to a
+/// service's documentation: "how do I write a python transformation in keboola, check their docs" is
+/// "search their docs for how to write a python transformation in keboola"): the request as typed asks
+/// nothing of the service, so it is not searched or judged as typed.
+pub(crate) fn read_as(query: &str) -> Option<String> {
+    rewritten(query, true)
+}
+
+fn rewritten(query: &str, replacing: bool) -> Option<String> {
+    rules().iter().filter(|r| r.replaces == replacing).find_map(|r| {
         let c = r.pattern.captures(query).filter(asks_about_a_thing)?;
         let whole = c.get(0)?;
         let mut plain = query[..whole.start()].to_string();
@@ -250,6 +270,8 @@ mod tests {
             "drop an instance of the Button component into my figma frame",
             "what's today's leetcode problem",
             "what did we spend on AWS last month by service",
+            "how do I write a python transformation in keboola, check their docs",
+            "ask the keboola docs how to set up a snowflake writer",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -405,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    fn times_commits_staging_drops_daily_things_and_spending_are_written_plainly() {
+    fn times_commits_staging_drops_daily_things_spending_and_docs_are_written_plainly() {
         check("what time is it in Tokyo right now", Some("get the current time in Tokyo right now"));
         check("what's the local time in Denver", Some("get the current time in Denver"));
         check(
@@ -425,6 +447,22 @@ mod tests {
         );
         check("how much have I spent on openai this month", Some("get the costs (spending) on openai this month"));
         check("spend 50 dollars on ads", None);
+        let read_as_docs = |query: &str, expected: Option<&str>| {
+            assert_eq!(read_as(query).as_deref(), expected, "{query}");
+            assert_eq!(plainly_asked(query), None, "{query}: read as the plain form alone");
+        };
+        read_as_docs(
+            "how do I write a python transformation in keboola, check their docs",
+            Some("search their docs for \"how to write a python transformation in keboola\""),
+        );
+        read_as_docs(
+            "ask the keboola docs how to set up a snowflake writer",
+            Some(
+                "search the keboola docs (answer a question from the documentation): \"how to set up a snowflake writer\"",
+            ),
+        );
+        read_as_docs("how do I write a python transformation in keboola", None);
+        assert_eq!(read_as("what time is it in Tokyo right now"), None, "a rule written `=>` adds a pass");
         // A stage that is not git's, a table dropped, a time converted: left alone.
         check("stage a reading of the play", None);
         check("drop the users table in the staging database", None);
