@@ -279,6 +279,8 @@ pub(crate) struct Guard<'a> {
     /// The terms of `ANY_THING`, read when `kind_done` or the request asks for something irreversible (else
     /// empty).
     any_thing: Vec<TermId>,
+    /// The terms of `VIEWS`, read when the request looks a thing up (else empty).
+    views: Vec<TermId>,
     /// The compound nouns it uses (`Analysis::compounds`), each as its bit and the terms of its parts the
     /// catalog knows (`splits_a_compound`).
     compound_parts: Vec<(u64, Vec<TermId>)>,
@@ -315,6 +317,10 @@ const WHEN_ONLY: [&str; 4] = ["recent", "newest", "oldest", "previous"];
 /// Heads of tools that act on things of any kind (`batch_create_objects` makes contacts, `create_record` a
 /// lead, `PlayMedia` plays songs): never another kind than the request's.
 const ANY_THING: [&str; 8] = ["object", "item", "record", "entry", "resource", "entity", "media", "content"];
+
+/// Heads of tools that show a thing whole, in another form, not a part of it (`get_board_visualization`
+/// for "show me the current chess board"): a look-up of the thing is not barred as reading a part.
+const VIEWS: [&str; 8] = ["visualization", "view", "image", "picture", "snapshot", "overview", "preview", "rendering"];
 
 /// Families that change the state of a thing that exists and never make one: a request made only of these
 /// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
@@ -483,6 +489,7 @@ impl<'a> Guard<'a> {
         let any_thing =
             if kind_done || !irreversible.is_empty() { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
         let when_only = if thing.is_some() { ids(&WHEN_ONLY.map(String::from)) } else { Vec::new() };
+        let views = if request.looks_up { ids(&VIEWS.map(String::from)) } else { Vec::new() };
         if let Some(thing) = &thing {
             let acting_on_it = || {
                 candidates
@@ -555,6 +562,7 @@ impl<'a> Guard<'a> {
             sources,
             kind_done,
             any_thing,
+            views,
             when_only,
             compound_parts: compound_parts(request.compounds, profiles),
         }
@@ -980,7 +988,8 @@ impl<'a> Guard<'a> {
     /// A request that makes or deletes a thing is not served by a tool that makes or deletes a part of it:
     /// "open a github issue" → `add_issue_comment` (a comment, of an issue), "delete the repository" →
     /// `delete_repository_webhook`; nor a request that only looks a thing up by a tool that only reads a
-    /// part of it ("list the open issues" → `list_issue_comments`). The tool's object has a word of what
+    /// part of it ("list the open issues" → `list_issue_comments`; a view of the whole, `VIEWS`, is no part:
+    /// "show me the current chess board" → `get_board_visualization`). The tool's object has a word of what
     /// the request makes or deletes, one that names no service the request names (`acted_words`: "ticket"
     /// of "a jira ticket", so `jira_create_issue` is not a part of it; "discount" of "a discount code", so
     /// `create_discount_group` is another thing) — or its name shows verbs only and its description names
@@ -999,7 +1008,8 @@ impl<'a> Guard<'a> {
         ((self.makes_or_deletes
             && (self.acted_words.iter().any(|o| t.object.contains(o))
                 || self.thing.as_ref().is_some_and(|thing| described_part(&thing.head))))
-            || looked_up_thing.is_some_and(|head| t.object.contains(&head)))
+            || looked_up_thing
+                .is_some_and(|head| t.object.contains(&head) && t.head.is_none_or(|h| !self.views.contains(&h))))
             && t.head.is_some_and(|h| !self.request.known.contains(&h))
             && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
@@ -1748,6 +1758,11 @@ mod tests {
         let mut read_and_share = look_up(&[10], "word10");
         read_and_share.looks_up = false;
         assert!(!guards(&read_and_share, &p, 0, 0));
+        // "show me the current chess board" → get_board_visualization: a view of the whole is no part.
+        let view = p.intern("visual");
+        assert_eq!(toolscout_indexer::terms("visualization"), vec!["visual".to_string()], "the stem of the view");
+        (p.tools[0].head, p.tools[0].object) = (Some(view), vec![10, view]);
+        assert!(!guards(&look_up(&[10], "word10"), &p, 0, 0));
     }
 
     #[test]

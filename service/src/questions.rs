@@ -269,6 +269,7 @@ mod tests {
             "stage all my changes",
             "drop an instance of the Button component into my figma frame",
             "what's today's leetcode problem",
+            "pick one of pizza, sushi or tacos for dinner",
             "what did we spend on AWS last month by service",
             "how do I write a python transformation in keboola, check their docs",
             "ask the keboola docs how to set up a snowflake writer",
@@ -447,6 +448,11 @@ mod tests {
         );
         check("how much have I spent on openai this month", Some("get the costs (spending) on openai this month"));
         check("spend 50 dollars on ads", None);
+        check(
+            "pick one of pizza, sushi or tacos for dinner",
+            Some("pick a random choice from pizza, sushi or tacos for dinner"),
+        );
+        check("pick a plan for my team", None);
         let read_as_docs = |query: &str, expected: Option<&str>| {
             assert_eq!(read_as(query).as_deref(), expected, "{query}");
             assert_eq!(plainly_asked(query), None, "{query}: read as the plain form alone");
