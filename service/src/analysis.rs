@@ -646,6 +646,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_service_named_inside_quotes_is_carried_not_missing() {
+        // The default profiles mention no service: every service acted on is missing.
+        let missing = |text: &str| !Analysis::new(text, &Profiles::default()).missing_services.is_empty();
+        assert!(missing("deploy my function to azure"), "a service acted on that nothing mentions");
+        assert!(!missing("search the microsoft docs for \"how to configure managed identity for an azure function\""));
+    }
+
+    #[test]
     fn a_request_not_written_in_english_asks_one_thing_unless_a_word_joins_another() {
         let alone = |text: &str| Analysis::new(text, &Profiles::default()).foreign_alone;
         assert!(alone("Erstell mir im Google Kalender einen Termin: Freitag 14 Uhr"));

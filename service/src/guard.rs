@@ -741,8 +741,8 @@ impl<'a> Guard<'a> {
     /// Okta's `create_group` for "create a ZPA segment group"), or only says which by time (`WHEN_ONLY`).
     /// A tool whose name is only its action, the same as the request's first, acts on whatever it is
     /// given and fits too ("commit my staged changes" → `git_commit`), unless that action cannot be undone
-    /// ("drop the temp_import collection" is not served by MongoDB's `delete-one`). Such a tool is not overshadowed by
-    /// a barred near miss (`stages::decide`).
+    /// ("drop the temp_import collection" is not served by MongoDB's `delete-one`). Such a tool is not
+    /// overshadowed by a barred near miss (`stages::decide`).
     pub(crate) fn fits(&self, tool: usize, server: usize) -> bool {
         let (t, s) = (&self.profiles.tools[tool], &self.profiles.servers[server]);
         let only_its_action = t.head.is_none()
