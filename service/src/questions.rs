@@ -270,6 +270,7 @@ mod tests {
             "drop an instance of the Button component into my figma frame",
             "what's today's leetcode problem",
             "pick one of pizza, sushi or tacos for dinner",
+            "find the email from my landlord about the lease",
             "what did we spend on AWS last month by service",
             "how do I write a python transformation in keboola, check their docs",
             "ask the keboola docs how to set up a snowflake writer",
@@ -453,6 +454,11 @@ mod tests {
             Some("pick a random choice from pizza, sushi or tacos for dinner"),
         );
         check("pick a plan for my team", None);
+        check(
+            "find the email from my landlord about the lease",
+            Some("search the email messages from my landlord about the lease"),
+        );
+        check("find the email address of our landlord", None);
         let read_as_docs = |query: &str, expected: Option<&str>| {
             assert_eq!(read_as(query).as_deref(), expected, "{query}");
             assert_eq!(plainly_asked(query), None, "{query}: read as the plain form alone");
