@@ -66,7 +66,7 @@ pub(crate) fn plainly_asked(query: &str) -> Option<String> {
 
 /// The request read as a plain one when a rule written `=>>` matches it (a how-to question sent to a
 /// service's documentation: "how do I write a python transformation in keboola, check their docs" is
-/// "search their docs for how to write a python transformation in keboola"): the request as typed asks
+/// `search their docs for "how to write a python transformation in keboola"`): the request as typed asks
 /// nothing of the service, so it is not searched or judged as typed.
 pub(crate) fn read_as(query: &str) -> Option<String> {
     rewritten(query, true)
