@@ -760,6 +760,7 @@ impl<'a> Guard<'a> {
                             || s.service.contains(q)
                             || s.aliases.contains(q)
                             || self.when_only.contains(q)
+                            || (NEWNESS.contains(&self.profiles.term(*q)) && self.makes_or_starts())
                     })
             }) && t.object.iter().all(|o| self.request.known.contains(o))
                 && self.request.action.as_ref().is_some_and(|a| {
@@ -776,6 +777,15 @@ impl<'a> Guard<'a> {
                         _ => false,
                     }
                 })
+    }
+
+    /// Whether the request's action makes or starts something: "new" of "kick off a fresh build" then says
+    /// only that it is made, not which kind of build (`NEWNESS`).
+    fn makes_or_starts(&self) -> bool {
+        let table = families();
+        self.request.action.as_ref().is_some_and(|a| {
+            table.class(a.family) == EffectClass::Create || ["start", "run"].contains(&table.name(a.family))
+        })
     }
 
     /// A request that only acts on a thing its service tells apart from others (another candidate of the
@@ -1014,6 +1024,10 @@ impl<'a> Guard<'a> {
             && table.agreement_of_sets(&self.request.families, &t.actions) != Agreement::Conflict
     }
 }
+
+/// Qualifiers that say only that a thing is new ("create a new issue", "kick off a fresh build"), as the
+/// analyzer stems them: of a thing made or started, they name no kind of it.
+const NEWNESS: [&str; 3] = ["new", "fresh", "brand"];
 
 /// What `object_words` name (`Thing`): the head, the last word before any "of"; the qualifiers, the
 /// catalog's terms of the words before it; the owners, those of the words after the "of". Identifiers the

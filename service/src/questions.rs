@@ -274,6 +274,30 @@ mod tests {
             "what did we spend on AWS last month by service",
             "how do I write a python transformation in keboola, check their docs",
             "ask the keboola docs how to set up a snowflake writer",
+            "when do I have a free hour next Tuesday afternoon",
+            "move the outdated draft to the trash in alfresco",
+            "shoot an email to jane@acme.com about the review",
+            "push my latest Webflow edits live",
+            "tick off \"renew passport\" in my TickTick list",
+            "why can't john@corp.com sign in through Okta",
+            "which Anki cards do I have to review today?",
+            "what does Wayfound recommend we change in the system prompt?",
+            "what does a postgres connection string need to look like?",
+            "how high above sea level is the trailhead at 40.0150, -105.2705",
+            "is the registration of kittenfluff.io about to run out",
+            "when does kittenfluff.io expire",
+            "can you find out who the registrant is for quietbrook.io",
+            "slap a :tada: on Priya's release announcement in #launches",
+            "grab a picture of how https://staging.myshop.dev looks right now",
+            "can you lock their Okta account for now without deleting it",
+            "temporarily lock jdoe@acme.com out of Okta",
+            "stick message 4521 to the top of the chat",
+            "put the nightly_sales_etl DAG in Airflow on hold",
+            "bill Harbor Cafe in Xero for 12 hours of consulting",
+            "how sensor.living_room_temperature changed over the last 24 hours",
+            "put this product blurb into Brazilian Portuguese",
+            "please put the password \"Acme#2025\" on it",
+            "it must be password-locked first",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -287,6 +311,18 @@ mod tests {
     #[test]
     fn questions_are_written_as_plain_requests() {
         check("how many yen is 50 pounds", Some("convert currency: 50 pounds to yen at the exchange rate"));
+        check(
+            "How many Norwegian kroner was one euro worth on 2024-11-15?",
+            Some("convert currency: one euro to Norwegian kroner at the exchange rate worth on 2024-11-15?"),
+        );
+        check(
+            "move the draft with node id 4e2b to the trash",
+            Some("delete the draft with node id 4e2b (move it to the trash)"),
+        );
+        check("Shoot an email to jane.doe@acme.com", Some("send email to jane.doe@acme.com"));
+        check("Push my latest Webflow edits live on the site.", Some("publish my latest Webflow edits on the site."));
+        check("Which Anki cards do I have to review today?", Some("list the Anki cards due (to review) today?"));
+
         check("Convert 100 USD to EUR", Some("convert currency: 100 USD to EUR at the exchange rate"));
         check(
             "how many dollars do I get for 300 swiss francs",
@@ -474,6 +510,10 @@ mod tests {
             ),
         );
         read_as_docs("how do I write a python transformation in keboola", None);
+        read_as_docs(
+            "What does Wayfound recommend we change in the prompt of our agent?",
+            Some("get the recommendations (suggestions) of Wayfound: \"we change in the prompt of our agent\"?"),
+        );
         assert_eq!(read_as("what time is it in Tokyo right now"), None, "a rule written `=>` adds a pass");
         // A stage that is not git's, a table dropped, a time converted: left alone.
         check("stage a reading of the play", None);
@@ -504,6 +544,34 @@ mod tests {
     #[test]
     fn other_requests_are_left_alone() {
         check("convert 5 pounds to kg", None);
+        check("move the meeting to the 3pm slot", None);
+        check("who actually owns kittenfluff.io", Some("look up the whois record of the domain kittenfluff.io"));
+        check(
+            "when does quietbrook.io expire?",
+            Some("look up the whois record (registration) of the domain quietbrook.io?"),
+        );
+        check(
+            "have any NVDA execs been quietly unloading their shares lately?",
+            Some("have any NVDA insider trades (executives selling or buying shares) lately?"),
+        );
+        check(
+            "find me a place to crash in Lisbon",
+            Some("find me accommodation listings (a place to stay: airbnb, hotel) in Lisbon"),
+        );
+        check("lock the conversation on issue 7", None);
+        check("unlock the frozen account", None);
+        check("put the files into the shared folder", None);
+        check("open this password-protected pdf", None);
+        check("bill me later", None);
+        check("add a :tada: emoji to the README", None);
+        check(
+            "what should a valid cron expression look like",
+            Some("show an example of a valid cron expression (its format)"),
+        );
+        check("what does my profile look like to others", None);
+        check("why can't I see the file", None);
+        check("make sure the site goes live on Friday", None);
+        check("what do you think about this design", None);
         check("how many kilograms is 50 pounds", None);
         check("how do I get a refund for my order", None);
         check("is it possible to export my notes", None);

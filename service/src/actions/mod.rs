@@ -294,10 +294,23 @@ impl Families {
             }
             if let Some(&family) = self.forms.get(words[i]) {
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
+            } else if let Some((family, phrase)) = self.split_phrase(words, i) {
+                out.push(Action { family, verb: phrase, at: i, len: 1 });
             }
             i += 1;
         }
         out
+    }
+
+    /// A two-word phrase of a verb and its particle written around what it acts on: "*roll* the heroku app
+    /// *back*", "*spin* a postgres container *up*", "*turn* the porch light *off*". Read only where the
+    /// verb alone is no form of the table ("kick the bot off the server" stays a removal), with one to four
+    /// words between that show no action of their own.
+    fn split_phrase(&self, words: &[&str], i: usize) -> Option<(Family, String)> {
+        (i + 2..words.len().min(i + 6)).take_while(|&j| !self.forms.contains_key(words[j - 1])).find_map(|j| {
+            let phrase = format!("{} {}", words[i], words[j]);
+            PARTICLES.contains(&words[j]).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
+        })
     }
 
     /// The actions of the forms in Chinese or Japanese (`unspaced`) inside `word`, in the order they occur
@@ -329,6 +342,10 @@ impl Families {
         self.actions(words).into_iter().next()
     }
 }
+
+/// The particles a phrase's verb may be written apart from (`Families::split_phrase`); not "in", which
+/// more often opens a place ("sign the form in the office").
+const PARTICLES: [&str; 6] = ["back", "up", "down", "off", "out", "on"];
 
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
@@ -782,6 +799,11 @@ mod tests {
         check("deleting old branches", Some("delete"));
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
+        check("can you roll the heroku app back to v41", Some("revert"));
+        check("spin a postgres container up on port 5432", Some("start"));
+        check("turn the porch light off at 11pm", Some("stop"));
+        check("kick the spam bot off the server", Some("delete"));
+        check("roll the dice", None);
         check("back up the sqlite db before I migrate", Some("download"));
         check("re-run the failed workflow", Some("resume"));
         check("retry the failed job in build 8812", Some("resume"));
