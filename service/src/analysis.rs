@@ -503,6 +503,11 @@ impl Analysis {
         };
         let after = |a: &Action| -> &[String] { &raw[after_at(a)] };
         let object_words = match &action {
+            // A phrase written apart ("roll the app *back*"): its particle is no word of what it acts on.
+            Some(a) if a.len == 1 && a.verb.contains(' ') => {
+                let particle = a.verb.rsplit(' ').next().unwrap_or_default();
+                object_of(after(a)).into_iter().filter(|w| w != particle).collect()
+            }
             Some(a) => object_of(after(a)),
             None => Vec::new(),
         };
@@ -703,6 +708,7 @@ mod tests {
     fn what_an_action_acts_on_ends_at_a_preposition() {
         let object = |text: &str| Analysis::new(text, &Profiles::default()).object_words;
         assert_eq!(object("roll back my heroku app to the previous release"), ["heroku", "app"]);
+        assert_eq!(object("roll my heroku app back to the previous release"), ["heroku", "app"], "its particle");
         assert_eq!(object("void invoice in_1Q2xYzAbC on stripe"), ["invoice"]);
         assert_eq!(object("delete that message in slack #general"), ["message"]);
         assert_eq!(object("delete the old build logs"), ["old", "build", "logs"]);

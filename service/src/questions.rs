@@ -298,6 +298,11 @@ mod tests {
             "put this product blurb into Brazilian Portuguese",
             "please put the password \"Acme#2025\" on it",
             "it must be password-locked first",
+            "who's holding the pager for the payments-primary schedule right now?",
+            "the e2e job flaked on run 9182736455, can you give it another go?",
+            "boot @crypto_shill_42 out of the Hiking Buddies telegram group",
+            "is NSE open for trading right now?",
+            "bounce all the dynos on checkout-api-prod",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -545,6 +550,21 @@ mod tests {
     fn other_requests_are_left_alone() {
         check("convert 5 pounds to kg", None);
         check("move the meeting to the 3pm slot", None);
+        check("is our SonarQube server still alive?", Some("check the health status of our SonarQube server (alive)?"));
+        check(
+            "is our meilisearch instance at search.internal:7700 still alive?",
+            Some("check the health status of our meilisearch instance (alive)?"),
+        );
+        check(
+            "why can't maria@corp.com get into anything",
+            Some("get the login failures (why sign-ins failed) of maria@corp.com anything"),
+        );
+        check(
+            "when am I open for an hour next Tuesday?",
+            Some("when check my calendar for free or busy times for an hour next Tuesday?"),
+        );
+        check("is the store open on sunday", None);
+        check("give me another example", None);
         check("who actually owns kittenfluff.io", Some("look up the whois record of the domain kittenfluff.io"));
         check(
             "when does quietbrook.io expire?",

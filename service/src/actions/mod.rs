@@ -304,10 +304,10 @@ impl Families {
 
     /// A two-word phrase of a verb and its particle written around what it acts on: "*roll* the heroku app
     /// *back*", "*spin* a postgres container *up*", "*turn* the porch light *off*". Read only where the
-    /// verb alone is no form of the table ("kick the bot off the server" stays a removal), with one to four
+    /// verb alone is no form of the table ("kick the bot off the server" stays a removal), with one to six
     /// words between that show no action of their own.
     fn split_phrase(&self, words: &[&str], i: usize) -> Option<(Family, String)> {
-        (i + 2..words.len().min(i + 6)).take_while(|&j| !self.forms.contains_key(words[j - 1])).find_map(|j| {
+        (i + 2..words.len().min(i + 8)).take_while(|&j| !self.forms.contains_key(words[j - 1])).find_map(|j| {
             let phrase = format!("{} {}", words[i], words[j]);
             PARTICLES.contains(&words[j]).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
         })
@@ -410,11 +410,19 @@ fn leads_to_light_noun(table: &Families, words: &[&str], at: usize) -> bool {
             .any(|n| table.forms.contains_key(words[n]) && light_verb_before(words, n) == Some(at))
 }
 
-/// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`).
+/// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`), or a noun after "back to"
+/// (`back_to_at`).
 fn idiom_at(words: &[&str], at: usize) -> bool {
-    IDIOMS
-        .iter()
-        .any(|(verb, next)| verb.contains(&words[at]) && words[at + 1..].iter().take(2).any(|w| next.contains(w)))
+    back_to_at(words, at)
+        || IDIOMS
+            .iter()
+            .any(|(verb, next)| verb.contains(&words[at]) && words[at + 1..].iter().take(2).any(|w| next.contains(w)))
+}
+
+/// Whether the word at `at` in `words` follows "back to": where a thing goes back to ("roll the app back to
+/// *release* v212", "restore it back to *build* 41"), a noun, not a verb led to by "to".
+fn back_to_at(words: &[&str], at: usize) -> bool {
+    at >= 2 && words[at - 1] == "to" && words[at - 2] == "back"
 }
 
 /// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
@@ -800,6 +808,12 @@ mod tests {
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
         check("can you roll the heroku app back to v41", Some("revert"));
+        check("roll my-app-prod on heroku back to release v212", Some("revert"));
+        assert_eq!(
+            request_actions(families(), "roll my-app back to release v212").len(),
+            1,
+            "a release gone back to is no action"
+        );
         check("spin a postgres container up on port 5432", Some("start"));
         check("turn the porch light off at 11pm", Some("stop"));
         check("kick the spam bot off the server", Some("delete"));
