@@ -303,6 +303,9 @@ mod tests {
             "boot @crypto_shill_42 out of the Hiking Buddies telegram group",
             "is NSE open for trading right now?",
             "bounce all the dynos on checkout-api-prod",
+            "How many Norwegian kroner does one euro get you today?",
+            "my container payments-worker keeps crashing, what has it been spitting out?",
+            "my redis-cache container keeps restarting; pull up its latest output",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -564,6 +567,17 @@ mod tests {
             Some("when check my calendar for free or busy times for an hour next Tuesday?"),
         );
         check("is the store open on sunday", None);
+        check("Who's behind AS13335?", Some("look up the whois record of the autonomous system (AS number) AS13335?"));
+        check(
+            "Have any Nvidia executives been dumping NVDA shares lately?",
+            Some("Have any Nvidia insider trades (executives selling or buying shares) lately?"),
+        );
+        check(
+            "Bump the checkout-api deployment in the shop namespace up to 6 replicas.",
+            Some("scale checkout-api deployment in the shop namespace to 6 replicas."),
+        );
+        check("what has been going on in the channel", None);
+        check("show me the output of the last query", None);
         check("give me another example", None);
         check("who actually owns kittenfluff.io", Some("look up the whois record of the domain kittenfluff.io"));
         check(

@@ -166,8 +166,15 @@ impl Services {
         let plain = words_of(&text, false);
         let mut out = Vec::new();
         self.scan(&text, false, &mut |s, at, len| {
-            // "spin up a redis container", "upgrade the stripe sdk": what runs or is installed, not where.
-            if plain.get(at + len).is_some_and(|next| runs_in(&plain[at + len - 1], next)) {
+            // "spin up a redis container", "upgrade the stripe sdk", "my redis-cache docker container": what
+            // runs or is installed, not where (up to two words of its name between, no place word).
+            let name_end = &plain[at + len - 1];
+            if plain[(at + len).min(plain.len())..]
+                .iter()
+                .take(3)
+                .take_while(|w| !VENUE.contains(&w.as_str()))
+                .any(|next| runs_in(name_end, next))
+            {
                 return;
             }
             let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
@@ -368,6 +375,9 @@ mod tests {
         assert!(acted("read https://learn.microsoft.com/en-us/azure/aks and summarise it").is_empty());
         assert!(acted("ChatGPT, is this link a phishing attempt?").is_empty());
         assert!(acted("spin up a redis container").is_empty(), "what the container runs");
+        assert!(acted("my redis-cache docker container keeps restarting").is_empty(), "its name between");
+        assert_eq!(acted("post the image on slack"), ["Slack"]);
+        assert_eq!(acted("in redis, list the keys of the image cache"), ["Redis"], "a place word ends the name");
         assert_eq!(acted("show recent bitrise builds"), ["Bitrise"], "which of its things");
         assert_eq!(acted("list my open jira tickets"), ["Jira"]);
         assert!(acted("show the latest news about Spotify").is_empty(), "a topic");
