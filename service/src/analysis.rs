@@ -192,10 +192,10 @@ pub(crate) fn written_plural(word: &str, term: &str) -> bool {
 }
 
 /// Whether every word of `words` that names server `n` qualifies a thing made of its software
-/// (`services::runs_in`: "a *redis* container", "the *grafana* pod"), and some word does.
+/// (`services::runs_after`: "a *redis* container", "the *grafana* pod"), and some word does.
 fn only_as_artifact(words: &[String], n: usize, profiles: &Profiles) -> bool {
     let mut naming = (0..words.len()).filter(|&i| names_server(&words[i], n, profiles)).peekable();
-    naming.peek().is_some() && naming.all(|i| words.get(i + 1).is_some_and(|w| crate::services::runs_in(&words[i], w)))
+    naming.peek().is_some() && naming.all(|i| crate::services::runs_after(words, i))
 }
 
 /// The servers of `named` that `words` (a request's words, as `request_words` gives them) name, each with

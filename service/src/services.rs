@@ -166,15 +166,8 @@ impl Services {
         let plain = words_of(&text, false);
         let mut out = Vec::new();
         self.scan(&text, false, &mut |s, at, len| {
-            // "spin up a redis container", "upgrade the stripe sdk", "my redis-cache docker container": what
-            // runs or is installed, not where (up to two words of its name between, no place word).
-            let name_end = &plain[at + len - 1];
-            if plain[(at + len).min(plain.len())..]
-                .iter()
-                .take(3)
-                .take_while(|w| !VENUE.contains(&w.as_str()))
-                .any(|next| runs_in(name_end, next))
-            {
+            // "spin up a redis container", "upgrade the stripe sdk": what runs or is installed, not where.
+            if runs_after(&plain, at + len - 1) {
                 return;
             }
             let before = |k: usize| at.checked_sub(k).map(|i| plain[i].as_str());
@@ -235,8 +228,17 @@ const OWN_ARTIFACTS: [&str; 4] = ["kubernetes", "k8s", "kubectl", "helm"];
 
 /// Does `next`, after the word `name` that ends a service's name, make the service what runs or is
 /// installed somewhere rather than the place a request acts (`ARTIFACTS`, `CLUSTER_ARTIFACTS`)?
-pub(crate) fn runs_in(name: &str, next: &str) -> bool {
+fn runs_in(name: &str, next: &str) -> bool {
     ARTIFACTS.contains(&next) || (CLUSTER_ARTIFACTS.contains(&next) && !OWN_ARTIFACTS.contains(&name))
+}
+
+/// Whether the service named by `words[end]` (the last word of its name) is what runs or is installed
+/// somewhere (`runs_in`), with up to two words of a name between and no place word (`VENUE`): "a redis
+/// container", "my redis-cache docker container"; not "in redis, list the keys of the image cache".
+pub(crate) fn runs_after(words: &[String], end: usize) -> bool {
+    words.get(end).is_some_and(|name| {
+        words[end + 1..].iter().take(3).take_while(|w| !VENUE.contains(&w.as_str())).any(|next| runs_in(name, next))
+    })
 }
 
 /// Words before a service's name that say which of its things a request means ("recent bitrise builds",
