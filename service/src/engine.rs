@@ -597,7 +597,8 @@ impl Engine {
         // One pass for the whole request, and one per intent when it asks for several things.
         let mut parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
         // A part that only tells what someone did is context, not a part of the request.
-        parts.retain(|p| !crate::actions::only_tells_what_was_done(crate::actions::families(), &p.text));
+        let table = crate::actions::families();
+        parts.retain(|p| !crate::actions::only_tells_what_was_done(table, &p.text));
         if parts.len() < 2 {
             parts.clear();
         }
@@ -647,6 +648,16 @@ impl Engine {
         // what it makes ("add to my to-do list"). It reads the plain pass as the request too, which says
         // what else the request names ("comment on the figma file …").
         let mut guarded_as: Vec<usize> = (0..texts.len()).collect();
+        // A part that only tells how things are sets the scene of another part: its pass finds what the
+        // scene is about, but the guard reads the whole request for it ("Airbnb listing 53912345 looks
+        // nice. Please reserve it for two guests": the listing's reading tools do not reserve it).
+        if parts.iter().any(|p| !crate::actions::only_sets_the_scene(table, &p.text)) {
+            for (i, p) in parts.iter().enumerate() {
+                if crate::actions::only_sets_the_scene(table, &p.text) {
+                    guarded_as[i + 1] = 0;
+                }
+            }
+        }
         let mut respelled_at = None;
         for (alternative, read_as_request, is_respelled) in [
             (spelled, false, false),

@@ -77,6 +77,8 @@ pub struct Families {
     rows: Vec<Row>,
     /// Surface form (one word, or two words joined by a space) → family.
     forms: HashMap<String, Family>,
+    /// Surface form → the verb as the table writes it ("deletes" → "delete"), for explanations.
+    bases: HashMap<String, String>,
     compatible: Vec<Vec<bool>>,
     /// Two-word nouns (words joined by a space) whose first word would otherwise read as a verb.
     nouns: std::collections::HashSet<String>,
@@ -149,9 +151,11 @@ impl Families {
             }
         }
         let mut forms = HashMap::new();
+        let mut bases = HashMap::new();
         for (i, r) in rows.iter().enumerate() {
             for verb in &r.verbs {
                 for form in inflections(verb) {
+                    bases.entry(form.clone()).or_insert_with(|| verb.clone());
                     if let Some(prev) = forms.insert(form.clone(), Family(i as u16))
                         && prev != Family(i as u16)
                     {
@@ -201,12 +205,18 @@ impl Families {
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
         let stems = forms.keys().filter(|f| !f.contains(' ')).flat_map(|f| toolscout_indexer::terms(f)).collect();
-        Ok(Families { rows, forms, compatible, nouns, stems, unspaced, foreign: foreign_forms })
+        Ok(Families { rows, forms, bases, compatible, nouns, stems, unspaced, foreign: foreign_forms })
     }
 
     /// Whether `term` (a stemmed term) is the stem of a verb of the table.
     pub fn is_verb_stem(&self, term: &str) -> bool {
         self.stems.contains(term)
+    }
+
+    /// The verb of a surface form as the table writes it ("deletes" → "delete", "rolled back" → "roll
+    /// back"); a form the table does not know, as given.
+    pub fn base_form<'a>(&'a self, form: &'a str) -> &'a str {
+        self.bases.get(form).map_or(form, String::as_str)
     }
 
     /// The family's name (`delete`, `send`, …).
@@ -410,14 +420,43 @@ fn leads_to_light_noun(table: &Families, words: &[&str], at: usize) -> bool {
             .any(|n| table.forms.contains_key(words[n]) && light_verb_before(words, n) == Some(at))
 }
 
-/// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`), or a noun after "back to"
-/// (`back_to_at`).
+/// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`), a noun after "back to"
+/// (`back_to_at`), or a search for the means of the request (`seeks_a_means`).
 fn idiom_at(words: &[&str], at: usize) -> bool {
     back_to_at(words, at)
+        || seeks_a_means(words, at)
         || IDIOMS
             .iter()
             .any(|(verb, next)| verb.contains(&words[at]) && words[at + 1..].iter().take(2).any(|w| next.contains(w)))
 }
+
+/// Whether the verb at `at` in `words` looks for a means, and the request is what the means does: "I'm
+/// *looking for* a tool that permanently deletes the Stripe customer …", "*find* me a way to export …"
+/// (a means of `MEANS`, within four words, followed by a word of `MEANS_THEN`). "Find something to eat" or
+/// "search for an app" asks for the thing itself: "something" and "anything" are means only before "that"
+/// or "which", and an app is a thing people search for.
+fn seeks_a_means(words: &[&str], at: usize) -> bool {
+    SEEKING.contains(&words[at])
+        && (at + 1..(at + 5).min(words.len().saturating_sub(1))).any(|i| {
+            let then = words[i + 1];
+            (MEANS.contains(&words[i]) && MEANS_THEN.contains(&then))
+                || (["something", "anything"].contains(&words[i]) && ["that", "which"].contains(&then))
+        })
+}
+
+/// Verbs that look for a means (`seeks_a_means`).
+const SEEKING: [&str; 9] = ["look", "looking", "looks", "search", "searching", "seek", "seeking", "find", "finding"];
+
+/// What an agent looks for to do a thing (`seeks_a_means`).
+#[rustfmt::skip]
+const MEANS: [&str; 14] = [
+    "tool", "tools", "way", "ways", "plugin", "plugins", "function", "method", "utility", "capability", "integration",
+    "option", "command", "endpoint",
+];
+
+/// Words after a means that say what it does (`seeks_a_means`).
+const MEANS_THEN: [&str; 11] =
+    ["that", "which", "to", "for", "i", "we", "capable", "able", "so", "letting", "allowing"];
 
 /// Whether the word at `at` in `words` follows "back to": where a thing goes back to ("roll the app back to
 /// *release* v212", "restore it back to *build* 41"), a noun, not a verb led to by "to".
@@ -536,6 +575,47 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     });
     done && request_actions(table, text).is_empty()
 }
+
+/// Whether `text` (one intent of a request) only sets the scene: it asks nothing — no action
+/// `request_actions` reads, no question, no word that asks (`ASKS`) — and tells something: a subject opens
+/// it ("I'm planning a trip to Kyoto next week", "I maintain the npm package left-pad-plus") or a verb of
+/// being, seeming or having is among its words ("Airbnb listing 53912345 looks nice"). "The latest Apple
+/// stock price" (a thing to read) and "I need the weather in Paris" (a need) ask.
+pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
+    let words = request_words(text);
+    let opens_with_subject = words.first().is_some_and(|w| SCENE_SUBJECTS.contains(&w.as_str()));
+    let tells = opens_with_subject || words.iter().any(|w| TELLING.contains(&w.as_str()));
+    tells
+        && !text.contains('?')
+        && !words.iter().any(|w| ASKS.contains(&w.as_str()))
+        && !clause_openers(text).iter().any(|w| QUESTION_OPENERS.contains(&w.as_str()))
+        && request_actions(table, text).is_empty()
+}
+
+/// Words that open a statement of who does or has something (`only_sets_the_scene`).
+const SCENE_SUBJECTS: [&str; 16] = [
+    "i", "i'm", "im", "i've", "we", "we're", "we've", "they", "they're", "he", "she", "my", "our", "it's", "there's",
+    "it",
+];
+
+/// Verbs of being, seeming or having: a sentence with one tells how things are (`only_sets_the_scene`).
+const TELLING: [&str; 16] = [
+    "is", "are", "was", "were", "am", "looks", "seems", "sounds", "feels", "has", "have", "had", "keeps", "kept",
+    "got", "gets",
+];
+
+/// Words that ask for something, whatever verb follows: a need, a wish, a modal asking someone to act.
+#[rustfmt::skip]
+const ASKS: [&str; 20] = [
+    "need", "needs", "want", "wants", "wanna", "would", "could", "can", "can't", "i'd", "we'd", "please", "pls",
+    "plz", "looking", "wondering", "help", "let's", "mind", "should",
+];
+
+/// Words that open a question (`only_sets_the_scene`).
+const QUESTION_OPENERS: [&str; 16] = [
+    "what", "what's", "whats", "which", "who", "whose", "when", "where", "why", "how", "is", "are", "does", "do",
+    "did", "any",
+];
 
 /// The actions a request says not to do: verbs where `request_actions` would read them, but denied
 /// (`denied_at`): "send" of "draft a reply … but don't send it", "delete" of "pause the trigger, don't
@@ -804,6 +884,8 @@ mod tests {
     fn inflections_phrases_and_agreement() {
         let check = |text: &str, family: Option<&str>| assert_eq!(family_of_request(text).as_deref(), family, "{text}");
         check("Creates a new issue", Some("create"));
+        assert_eq!(families().base_form("deletes"), "delete");
+        assert_eq!(families().base_form("rolled back"), "roll back");
         check("deleting old branches", Some("delete"));
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
@@ -891,6 +973,12 @@ mod tests {
         check("can you delete ~/tmp/old.log please", &["delete"]);
         check("where can I charge my electric car near Munich", &["search"]);
         check("where do I buy train tickets to Lyon", &["search"]);
+        // Looking for the means of a request is not what it asks.
+        check("Looking for a tool that permanently deletes the Stripe customer cus_Q1", &["delete"]);
+        check("can you find me a way to export my notes", &["download"]);
+        check("find something to eat near the station", &["search"]);
+        check("I need to log a new manual activity on Strava", &["store"]);
+        check("show me the error log of the nightly job", &["get"]);
         check("charge my card 20 dollars", &["pay"]);
         check("transcript for https://www.youtube.com/watch?v=x", &[]);
         check("I want to book a table for two", &["schedule"]);
@@ -940,6 +1028,14 @@ mod tests {
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
+        // A sentence that tells how things are sets the scene of a request's other part.
+        assert!(only_sets_the_scene(t, "Airbnb listing 53912345 looks nice."));
+        assert!(only_sets_the_scene(t, "I'm planning a trip to Kyoto next week."));
+        assert!(only_sets_the_scene(t, "I maintain the npm package left-pad-plus"));
+        assert!(!only_sets_the_scene(t, "the latest Apple stock price"));
+        assert!(!only_sets_the_scene(t, "I need the weather in Paris"));
+        assert!(!only_sets_the_scene(t, "Is the build green"));
+        assert!(!only_sets_the_scene(t, "Please reserve it for two guests."));
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);

@@ -180,7 +180,8 @@ fn specific_reason(
         .map(String::as_str)
         .filter(|w| named_service.is_none_or(|s| !s.to_lowercase().contains(*w)))
         .collect();
-    let what = if object.is_empty() { action.verb.clone() } else { format!("{} {}", action.verb, object.join(" ")) };
+    let verb = table.base_form(&action.verb);
+    let what = if object.is_empty() { verb.to_string() } else { format!("{verb} {}", object.join(" ")) };
     if let Some(service) = named_service {
         return Some(format!(
             "{service} is connected, but none of its tools can {what}; closest: {}",
