@@ -505,9 +505,10 @@ fn alias_names(name: &str, service_words: usize) -> Vec<String> {
 }
 
 /// Whether the server name `name` is made of ordinary words: each word of it (noise aside) is a whole
-/// word the model knows, none names a service of the table or a maker of several (`microsoft-learn`), it
-/// is not one word with a capital inside (`GitHub`, `YouTube`), and it is not a domain name (`Data.gov`,
-/// `booking.com`).
+/// word the model knows, none names a service of the table or a maker of several (`microsoft-learn`), as
+/// split or as written (`YouTube Transcript Server`: "you tube" are ordinary words, "YouTube" names a
+/// service), it is not one word with a capital inside (`GitHub`, `YouTube`), and it is not a domain name
+/// (`Data.gov`, `booking.com`).
 fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
     let table = crate::services::services();
     let split = split_name(name);
@@ -517,6 +518,7 @@ fn ordinary_name(name: &str, known_words: &HashSet<String>) -> bool {
         && joined_name(name).is_none()
         && !domain_name(name)
         && !table.names_service(name)
+        && !name.split(|c: char| !c.is_alphanumeric()).any(|w| !w.is_empty() && table.names_service(w))
         && kept.iter().all(|w| known_words.contains(w.as_str()) && !table.names_service(w) && !table.is_maker(w))
 }
 
@@ -962,6 +964,8 @@ mod tests {
         known.extend(["microsoft", "learn"].map(String::from));
         assert!(!ordinary_name("microsoft-learn", &known), "a maker of several services of the table");
         assert!(ordinary_name("learn", &known));
+        known.extend(["you", "tube", "transcript"].map(String::from));
+        assert!(!ordinary_name("YouTube Transcript Server", &known), "a service written with a capital inside");
     }
 
     #[test]

@@ -306,6 +306,8 @@ mod tests {
             "How many Norwegian kroner does one euro get you today?",
             "my container payments-worker keeps crashing, what has it been spitting out?",
             "my redis-cache container keeps restarting; pull up its latest output",
+            "Put the Heroku app checkout-api into maintenance mode.",
+            "take the storefront out of maintenance mode",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -522,6 +524,16 @@ mod tests {
             "What does Wayfound recommend we change in the prompt of our agent?",
             Some("get the recommendations (suggestions) of Wayfound: \"we change in the prompt of our agent\"?"),
         );
+        read_as_docs(
+            "Put the Heroku app checkout-api into maintenance mode.",
+            Some("turn on maintenance mode for the Heroku app checkout-api."),
+        );
+        assert_eq!(
+            read_as("take the storefront out of maintenance mode").as_deref(),
+            Some("turn off maintenance mode for the storefront"),
+            "read before the `=>` rule of taking a thing out of another"
+        );
+        read_as_docs("put the report in the shared folder", None);
         assert_eq!(read_as("what time is it in Tokyo right now"), None, "a rule written `=>` adds a pass");
         // A stage that is not git's, a table dropped, a time converted: left alone.
         check("stage a reading of the play", None);

@@ -464,6 +464,15 @@ fn back_to_at(words: &[&str], at: usize) -> bool {
     at >= 2 && words[at - 1] == "to" && words[at - 2] == "back"
 }
 
+/// Whether the verb at `at` in `words` says what failed, not what is asked: "a user *failed to* log in",
+/// "the pod is *unable to* start" (`FAILED` before "to").
+fn failed_at(words: &[&str], at: usize) -> bool {
+    at >= 2 && words[at - 1] == "to" && FAILED.contains(&words[at - 2])
+}
+
+/// Words that say a verb after "to" did not happen (`failed_at`).
+const FAILED: [&str; 7] = ["failed", "fails", "fail", "failing", "unable", "refuses", "refused"];
+
 /// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
 /// want to *delete* it".
 /// (German "nicht", French "pas", Italian "non", Spanish "no" too.)
@@ -492,7 +501,7 @@ const BETWEEN_SUBJECT_AND_VERB: [&str; 6] = ["just", "also", "now", "first", "qu
 
 /// Auxiliaries of a past participle: "how much has Coca-Cola paid out in dividends", "which invoices were
 /// paid last month", "had the job already finished" ask about what was done, not to do it.
-const AUXILIARIES: [&str; 5] = ["has", "have", "had", "was", "were"];
+const AUXILIARIES: [&str; 10] = ["has", "have", "had", "was", "were", "i've", "we've", "you've", "they've", "ive"];
 
 /// Most words an auxiliary stands before its participle ("has Coca-Cola ko paid": the subject between).
 const AUXILIARY_REACH: usize = 4;
@@ -533,10 +542,11 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             // Its noun is the action ("make the edit").
             false
         } else {
-            (at == 0 || VERB_LEADS.contains(&refs[at - 1]))
-                && !idiom_at(refs, at)
-                && !denied_at(refs, at)
-                && !(a.len == 1 && done_at(refs, a.at, earlier))
+            let not_meant = idiom_at(refs, at)
+                || denied_at(refs, at)
+                || failed_at(refs, at)
+                || (a.len == 1 && done_at(refs, a.at, earlier));
+            (at == 0 || VERB_LEADS.contains(&refs[at - 1])) && !not_meant
         };
         if asked {
             // "where can I charge my car" asks where to do it: finding a place, not charging.
@@ -977,6 +987,8 @@ mod tests {
         check("Looking for a tool that permanently deletes the Stripe customer cus_Q1", &["delete"]);
         check("can you find me a way to export my notes", &["download"]);
         check("find something to eat near the station", &["search"]);
+        check("Investigate why a user failed to log in", &[]);
+        check("the pod is unable to start, restart it", &["resume"]);
         check("I need to log a new manual activity on Strava", &["store"]);
         check("show me the error log of the nightly job", &["get"]);
         check("charge my card 20 dollars", &["pay"]);
@@ -1025,6 +1037,7 @@ mod tests {
         check("How much has Coca-Cola (KO) paid out in dividends over the years?", &[]);
         check("which invoices were paid last month", &[]);
         check("has the nightly job been deleted", &[]);
+        check("I've just finished my Python solution, submit it", &["send"]);
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
