@@ -651,9 +651,13 @@ impl Engine {
         // A part that only tells how things are sets the scene of another part: its pass finds what the
         // scene is about, but the guard reads the whole request for it ("Airbnb listing 53912345 looks
         // nice. Please reserve it for two guests": the listing's reading tools do not reserve it).
-        if parts.iter().any(|p| !crate::actions::only_sets_the_scene(table, &p.text)) {
+        // So does a part that only says what to leave as it is ("…; leave the other sheets alone").
+        let context = |p: &IntentPart| {
+            crate::actions::only_sets_the_scene(table, &p.text) || crate::actions::only_bounds_another(&p.text)
+        };
+        if parts.iter().any(|p| !context(p)) {
             for (i, p) in parts.iter().enumerate() {
-                if crate::actions::only_sets_the_scene(table, &p.text) {
+                if context(p) {
                     guarded_as[i + 1] = 0;
                 }
             }

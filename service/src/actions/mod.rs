@@ -315,9 +315,14 @@ impl Families {
     /// A two-word phrase of a verb and its particle written around what it acts on: "*roll* the heroku app
     /// *back*", "*spin* a postgres container *up*", "*turn* the porch light *off*". Read only where the
     /// verb alone is no form of the table ("kick the bot off the server" stays a removal), with one to six
-    /// words between that show no action of their own.
+    /// words between that show no action of their own (a form after a determiner is a noun: "take that
+    /// *move* back").
     fn split_phrase(&self, words: &[&str], i: usize) -> Option<(Family, String)> {
-        (i + 2..words.len().min(i + 8)).take_while(|&j| !self.forms.contains_key(words[j - 1])).find_map(|j| {
+        // A form right after a determiner, or after "last" or "first", is a noun ("take *that move* back",
+        // "take that last *move* back").
+        let noun_after = |w: &str| DETERMINERS.contains(&w) || ["last", "first", "latest", "previous"].contains(&w);
+        let verb_at = |k: usize| self.forms.contains_key(words[k]) && !noun_after(words[k - 1]);
+        (i + 2..words.len().min(i + 8)).take_while(|&j| !verb_at(j - 1)).find_map(|j| {
             let phrase = format!("{} {}", words[i], words[j]);
             PARTICLES.contains(&words[j]).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
         })
@@ -602,6 +607,16 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
         && request_actions(table, text).is_empty()
 }
 
+/// Whether `text` (one intent of a request) only says what to leave as it is: "leave the other sheets
+/// alone", "keep everything else untouched" — a bound on another part, not a request of its own.
+pub(crate) fn only_bounds_another(text: &str) -> bool {
+    let words = request_words(text);
+    let lower = text.to_lowercase();
+    words.first().is_some_and(|w| ["leave", "keep", "don't", "dont", "do"].contains(&w.as_str()))
+        && (words.iter().any(|w| ["alone", "untouched", "intact", "unchanged", "touch"].contains(&w.as_str()))
+            || ["as is", "as-is", "everything else", "the rest"].iter().any(|p| lower.contains(p)))
+}
+
 /// Words that open a statement of who does or has something (`only_sets_the_scene`).
 const SCENE_SUBJECTS: [&str; 16] = [
     "i", "i'm", "im", "i've", "we", "we're", "we've", "they", "they're", "he", "she", "my", "our", "it's", "there's",
@@ -778,6 +793,10 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
                 .filter_map(|t| {
                     if t.contains('/') && verbs_joined(t) {
                         Some(std::borrow::Cow::Owned(t.replace('/', " and ")))
+                    } else if is_hash_number(t) {
+                        // "build #4512": a number the thing goes by, read as a word, so the word before is
+                        // a noun of `nouns.txt` ("build number"), not a verb.
+                        Some(std::borrow::Cow::Borrowed("number"))
                     } else if t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=') {
                         None
                     } else {
@@ -789,6 +808,14 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
             words(&kept)
         })
         .collect()
+}
+
+/// Whether `token` is a number written after "#" ("#4512", "#12,"): what a build, order or issue goes by.
+fn is_hash_number(token: &str) -> bool {
+    token.strip_prefix('#').is_some_and(|rest| {
+        let digits = rest.trim_end_matches(|c: char| c.is_ascii_punctuation());
+        !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 /// Whether `token` is verbs the table knows joined by slashes ("close/delete", "close/resolve"): a request
@@ -900,6 +927,8 @@ mod tests {
         check("it stopped", Some("stop"));
         check("please roll back the deploy", Some("revert"));
         check("can you roll the heroku app back to v41", Some("revert"));
+        check("take that move back so I can try again", Some("revert"));
+        check("could you take that last move back", Some("revert"));
         check("roll my-app-prod on heroku back to release v212", Some("revert"));
         assert_eq!(
             request_actions(families(), "roll my-app back to release v212").len(),
@@ -1038,6 +1067,9 @@ mod tests {
         check("which invoices were paid last month", &[]);
         check("has the nightly job been deleted", &[]);
         check("I've just finished my Python solution, submit it", &["send"]);
+        check("Build #1289 on the deploy-prod pipeline is stuck; stop it", &["stop"]);
+        check("Order #998 never arrived, refund it", &["refund"]);
+        check("post a note in #general", &["send"]);
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
@@ -1049,6 +1081,9 @@ mod tests {
         assert!(!only_sets_the_scene(t, "I need the weather in Paris"));
         assert!(!only_sets_the_scene(t, "Is the build green"));
         assert!(!only_sets_the_scene(t, "Please reserve it for two guests."));
+        assert!(only_bounds_another("leave the other sheets alone"));
+        assert!(only_bounds_another("keep everything else as is"));
+        assert!(!only_bounds_another("keep the meeting notes in my notion workspace"));
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
