@@ -357,7 +357,7 @@ fn by_verb_among(action: &Action, verbs: &[&str]) -> bool {
 /// Words that open a question: a request with a clause that starts with one and shows no action asks to
 /// read ("what's my stripe balance", "did acme-web pass the quality gate", "any mails from dhl in my gmail",
 /// "in LaunchDarkly, which repos still reference the flag …").
-const QUESTIONS: [&str; 20] = [
+pub(crate) const QUESTIONS: [&str; 20] = [
     "what", "what's", "whats", "which", "who", "whose", "when", "where", "why", "how", "is", "are", "was", "were",
     "does", "do", "did", "has", "have", "any",
 ];

@@ -652,14 +652,15 @@ impl Engine {
         // scene is about, but the guard reads the whole request for it ("Airbnb listing 53912345 looks
         // nice. Please reserve it for two guests": the listing's reading tools do not reserve it).
         // So does a part that only says what to leave as it is ("…; leave the other sheets alone").
-        let context = |p: &IntentPart| {
-            crate::actions::only_sets_the_scene(table, &p.text) || crate::actions::only_bounds_another(&p.text)
-        };
-        if parts.iter().any(|p| !context(p)) {
-            for (i, p) in parts.iter().enumerate() {
-                if context(p) {
-                    guarded_as[i + 1] = 0;
-                }
+        let context: Vec<bool> = parts
+            .iter()
+            .map(|p| {
+                crate::actions::only_sets_the_scene(table, &p.text) || crate::actions::only_bounds_another(&p.text)
+            })
+            .collect();
+        if context.contains(&false) {
+            for (i, _) in context.iter().enumerate().filter(|(_, c)| **c) {
+                guarded_as[i + 1] = 0;
             }
         }
         let mut respelled_at = None;

@@ -603,7 +603,7 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
     tells
         && !text.contains('?')
         && !words.iter().any(|w| ASKS.contains(&w.as_str()))
-        && !clause_openers(text).iter().any(|w| QUESTION_OPENERS.contains(&w.as_str()))
+        && !clause_openers(text).iter().any(|w| crate::analysis::QUESTIONS.contains(&w.as_str()))
         && request_actions(table, text).is_empty()
 }
 
@@ -634,12 +634,6 @@ const TELLING: [&str; 16] = [
 const ASKS: [&str; 20] = [
     "need", "needs", "want", "wants", "wanna", "would", "could", "can", "can't", "i'd", "we'd", "please", "pls",
     "plz", "looking", "wondering", "help", "let's", "mind", "should",
-];
-
-/// Words that open a question (`only_sets_the_scene`).
-const QUESTION_OPENERS: [&str; 16] = [
-    "what", "what's", "whats", "which", "who", "whose", "when", "where", "why", "how", "is", "are", "does", "do",
-    "did", "any",
 ];
 
 /// The actions a request says not to do: verbs where `request_actions` would read them, but denied
