@@ -464,7 +464,13 @@ impl Engine {
             None
         } else {
             let analysis = &prepared.analyses[0];
-            let named_service = analysis.named_servers.first().map(|&s| snap.servers[s].name.as_str());
+            // The service the reason names is one the guard counts as named ("create a new manual activity
+            // on Strava" names Strava, not `MCP Create`).
+            let named_service = analysis
+                .named_servers
+                .iter()
+                .find(|&&s| crate::guard::counts_as_named(analysis, &live.profiles, s))
+                .map(|&s| snap.servers[s].name.as_str());
             let closest: Vec<(&str, &str, &[crate::actions::Family])> = verdict
                 .closest
                 .iter()

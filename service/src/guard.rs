@@ -345,29 +345,31 @@ const OPPOSITES: [(&str, &str); 8] = [
     ("approve", "reject"),
 ];
 
+/// Whether `request` names the server `n` as the guard reads naming. A server called by a request filler
+/// or a verb is not named by "… created_at > now()" (`Now`, `MCP Create`): only a service word that is
+/// neither (`STOP`, the verbs of the action table) names a server here. Nor does a server whose name is
+/// ordinary words ("everything", "monday", "phone"): in a request they are more often the words than the
+/// server ("stage everything, commit …", "the email I queued for monday", "a push notification to my
+/// phone"), unless the request writes them as a name ("tickets to the Met Museum": `Analysis::proper`).
+pub(crate) fn counts_as_named(request: &Analysis, profiles: &Profiles, n: usize) -> bool {
+    let table = families();
+    let names = |w: &TermId| {
+        let word = profiles.term(*w);
+        request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
+    };
+    let named = &profiles.servers[n];
+    let by_service = !named.service.is_empty()
+        && named.service.iter().all(|w| request.known.contains(w))
+        && named.service.iter().any(names);
+    let proper = !named.service.is_empty() && named.service.iter().all(|w| request.proper.contains(w));
+    (!named.ordinary || proper) && (by_service || named.aliases.iter().any(names))
+}
+
 impl<'a> Guard<'a> {
     /// The guard for `request`, among the candidate tools `candidates` (each with its server).
     pub(crate) fn new(request: &'a Analysis, profiles: &'a Profiles, candidates: &[(usize, usize)]) -> Guard<'a> {
         let table = families();
-        // A server called by a request filler or a verb is not named by "… created_at > now()" (`Now`,
-        // `MCP Create`): only a service word that is neither (`STOP`, the verbs of the action table) names
-        // a server here.
-        let names = |w: &TermId| {
-            let word = profiles.term(*w);
-            request.known.contains(w) && !STOP.contains(&word) && !table.is_verb_stem(word)
-        };
-        // Nor does a server whose name is ordinary words ("everything", "monday", "phone"): in a request they
-        // are more often the words than the server ("stage everything, commit …", "the email I queued for
-        // monday", "a push notification to my phone"), unless the request writes them as a name ("tickets
-        // to the Met Museum": `Analysis::proper`).
-        let counts = |n: &usize| {
-            let named = &profiles.servers[*n];
-            let by_service = !named.service.is_empty()
-                && named.service.iter().all(|w| request.known.contains(w))
-                && named.service.iter().any(names);
-            let proper = !named.service.is_empty() && named.service.iter().all(|w| request.proper.contains(w));
-            (!named.ordinary || proper) && (by_service || named.aliases.iter().any(names))
-        };
+        let counts = |n: &usize| counts_as_named(request, profiles, *n);
         let acting: Vec<Family> = request.acted_on.iter().filter(|(n, _)| counts(n)).map(|&(_, f)| f).collect();
         let named: Vec<usize> =
             if acting.is_empty() { Vec::new() } else { request.named_servers.iter().copied().filter(counts).collect() };
@@ -1148,6 +1150,23 @@ mod tests {
         }
         p.mark_runners();
         p
+    }
+
+    #[test]
+    fn a_server_called_by_a_verb_is_not_named() {
+        // "create a new manual activity on Strava": `MCP Create` is not named by the verb, Strava is.
+        let mut p = Profiles::default();
+        let create = p.intern(&toolscout_indexer::terms("create")[0]);
+        let strava = p.intern("strava");
+        p.servers.push(ServerProfile { service: vec![create], ..Default::default() });
+        p.servers.push(ServerProfile { service: vec![strava], ..Default::default() });
+        let request = Analysis {
+            known: [create, strava].into_iter().collect(),
+            named_servers: vec![0, 1],
+            ..Analysis::default()
+        };
+        assert!(!counts_as_named(&request, &p, 0));
+        assert!(counts_as_named(&request, &p, 1));
     }
 
     #[test]
