@@ -611,10 +611,11 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
 /// alone", "keep everything else untouched" — a bound on another part, not a request of its own.
 pub(crate) fn only_bounds_another(text: &str) -> bool {
     let words = request_words(text);
-    let lower = text.to_lowercase();
+    // Phrases are matched on whole words ("keep the restaurant list" says nothing of "the rest").
+    let spaced = format!(" {} ", words.join(" "));
     words.first().is_some_and(|w| ["leave", "keep", "don't", "dont", "do"].contains(&w.as_str()))
         && (words.iter().any(|w| ["alone", "untouched", "intact", "unchanged", "touch"].contains(&w.as_str()))
-            || ["as is", "as-is", "everything else", "the rest"].iter().any(|p| lower.contains(p)))
+            || [" as is ", " everything else ", " the rest "].iter().any(|p| spaced.contains(p)))
 }
 
 /// Words that open a statement of who does or has something (`only_sets_the_scene`).
@@ -1078,6 +1079,8 @@ mod tests {
         assert!(only_bounds_another("leave the other sheets alone"));
         assert!(only_bounds_another("keep everything else as is"));
         assert!(!only_bounds_another("keep the meeting notes in my notion workspace"));
+        assert!(only_bounds_another("keep the rest as-is"));
+        assert!(!only_bounds_another("keep the restaurant booking in my calendar"));
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
