@@ -153,6 +153,12 @@ fn object_of(after: &[String]) -> Vec<String> {
     {
         return object_of(&after[2..]);
     }
+    // "show me the last 15 insider transactions": the person is who receives it, the thing is after.
+    if after.first().is_some_and(|w| w == "me" || w == "us")
+        && after.get(1).is_some_and(|w| !preposition_at(after, 1) && w != "as")
+    {
+        return object_of(&after[1..]);
+    }
     let mut out = Vec::new();
     let mut most = 4;
     for (i, w) in after.iter().map(String::as_str).enumerate() {
@@ -717,7 +723,7 @@ mod tests {
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
         assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
         assert_eq!(object("enroll me in clinical trial NCT05"), ["clinical", "trial", "nct05"], "the person is moved");
-        assert_eq!(object("show me the logs"), ["me", "logs"]);
+        assert_eq!(object("show me the logs"), ["logs"], "the person receives it");
         assert_eq!(object("update the slack user profile of maya"), ["slack", "user", "profile", "of", "maya"]);
         assert_eq!(object("delete the list of users"), ["list", "of", "users"]);
         assert_eq!(

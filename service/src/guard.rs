@@ -298,6 +298,12 @@ fn described_reading(t: &crate::profile::ToolProfile) -> Option<Family> {
     })
 }
 
+/// The action of a tool whose name, an identifier, shows no action, read from its description's opening
+/// verb (`new_game`, "Starts a new game …"), unless it converts (a converter's name is its formats).
+fn described_action(t: &crate::profile::ToolProfile) -> Option<Family> {
+    t.described.filter(|&f| t.actions.is_empty() && t.identifier && families().name(f) != "convert")
+}
+
 /// What a request acts on or looks up, read from its object's words (`thing_of`).
 struct Thing {
     /// The last word before any "of": "group" of "a ZPA segment group", "build" of "a build of pipeline web".
@@ -670,11 +676,12 @@ impl<'a> Guard<'a> {
             return true;
         }
         // A name, an identifier, that shows no action says what it does in its description's opening verb:
-        // "transfer 300 EUR … at today's rate" is not served by `exchange_rate`, "Retrieves exchange rates …".
+        // "transfer 300 EUR … at today's rate" is not served by `exchange_rate`, "Retrieves exchange rates …";
+        // "take my last move back" not by `new_game`, "Starts a new game …".
         // A question asks about the action ("how much sales tax do I have to pay …"): not this rule's.
         if !self.irreversible.is_empty()
             && !request.question
-            && described_reading(t)
+            && described_action(t)
                 .is_some_and(|f| table.agreement_of_sets(&request.families, &[f]) == Agreement::Conflict)
         {
             return true;
@@ -1413,6 +1420,9 @@ mod tests {
         assert!(guards(&request(&["delete"], &[12], &[]), &p, 5, 1));
         let question = Analysis { question: true, ..request(&["delete"], &[12], &[]) };
         assert!(!guards(&question, &p, 5, 1), "a question asks about deleting");
+        // … or by another action: "take my last move back" is not served by `new_game`, "Starts a new game".
+        p.tools[5].described = Some(family("start"));
+        assert!(guards(&request(&["revert"], &[12], &[]), &p, 5, 1));
         p.tools[5].described = Some(family("convert"));
         assert!(!guards(&request(&["delete"], &[12], &[]), &p, 5, 1), "a converter makes something");
         // "delete the configmap …" → `delete_resource`: a tool for things of any kind deletes this one too.

@@ -34,14 +34,12 @@ pub type RiskOverrides = BTreeMap<String, EffectClass>;
 
 /// Verbs that matter for risk but are not action families of the ranking (adding them there would
 /// change its features): their class.
-const EXTRA_VERBS: [(&str, EffectClass); 9] = [
+const EXTRA_VERBS: [(&str, EffectClass); 7] = [
     ("overwrite", EffectClass::Change),
     ("overwrites", EffectClass::Change),
     ("put", EffectClass::Change),
     ("puts", EffectClass::Change),
     ("exec", EffectClass::Change),
-    ("renew", EffectClass::Irreversible),
-    ("renews", EffectClass::Irreversible),
     ("wire", EffectClass::Irreversible),
     ("withdraw", EffectClass::Irreversible),
 ];

@@ -387,7 +387,7 @@ const IDIOMS: [(&[&str], &[&str]); 3] = [
 const LIGHT: [(&[&str], &[&str]); 5] = [
     (&["take", "takes", "grab", "grabs"], &["screenshot", "screenshots", "backup", "copy", "look"]),
     (&["leave", "leaves"], &["comment", "reply"]),
-    (&["make", "makes"], &["edit", "edits", "change", "changes", "copy", "backup", "chart"]),
+    (&["make", "makes"], &["edit", "edits", "change", "changes", "copy", "duplicate", "clone", "backup", "chart"]),
     (&["place", "places"], &["order"]),
     (&["do", "does", "perform", "performs", "run"], &["search", "lookup", "backup"]),
 ];
@@ -478,6 +478,20 @@ fn failed_at(words: &[&str], at: usize) -> bool {
 /// Words that say a verb after "to" did not happen (`failed_at`).
 const FAILED: [&str; 7] = ["failed", "fails", "fail", "failing", "unable", "refuses", "refused"];
 
+/// Whether the form at `at` in `words` is an "-ing" form after "to": a noun where something goes ("added
+/// too many files *to staging*", "moved *to billing*"), not a verb "to" leads to.
+fn gerund_after_to(words: &[&str], at: usize) -> bool {
+    at >= 1 && words[at - 1] == "to" && words[at].len() > 5 && words[at].ends_with("ing")
+}
+
+/// Whether the words at `at` ask to be told how what the request asked went: "submit my solution to the judge
+/// and *tell me if* it gets accepted", "rerun the job and *tell me whether* it passes". After another action
+/// that is the outcome of that action, not a look-up of its own. ("tell me how the job went" may need the
+/// job read: left as asked.)
+fn reports_the_outcome(words: &[&str], at: usize) -> bool {
+    words.get(at..at + 3).is_some_and(|w| w[0] == "tell" && w[1] == "me" && ["if", "whether"].contains(&w[2]))
+}
+
 /// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
 /// want to *delete* it".
 /// (German "nicht", French "pas", Italian "non", Spanish "no" too.)
@@ -497,16 +511,26 @@ fn denied_at(words: &[&str], at: usize) -> bool {
 /// "user 00uOld77 that *we* deactivated", "the email *I* just sent".
 const SUBJECTS: [&str; 7] = ["i", "we", "you", "they", "he", "she", "u"];
 
-/// Past forms of the table's verbs that do not end in "-ed" (those that also read as the present, "put",
-/// "set", "read", are left out).
+/// Past forms of the table's verbs that do not end in "-ed" (those that also read as the present are
+/// `SAME_IN_THE_PAST`).
 const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
 
-/// Words that may stand between a subject and what it did: "the email I *just* sent".
+/// Forms of the table's verbs that read as the past and the present alike: past only where the subject
+/// before them follows a noun, as in a clause that says which thing ("the reaction *I put* on the message",
+/// "the labels *we set* yesterday"), not a word that leads to a verb ("can I put …").
+const SAME_IN_THE_PAST: [&str; 5] = ["put", "set", "read", "broadcast", "cut"];
+
+/// Words that may stand between a subject and what it did: "the email I *just* sent" (and adverbs in "-ly":
+/// "the doc I *accidentally* trashed").
 const BETWEEN_SUBJECT_AND_VERB: [&str; 6] = ["just", "also", "now", "first", "quickly", "immediately"];
 
 /// Auxiliaries of a past participle: "how much has Coca-Cola paid out in dividends", "which invoices were
-/// paid last month", "had the job already finished" ask about what was done, not to do it.
-const AUXILIARIES: [&str; 10] = ["has", "have", "had", "was", "were", "i've", "we've", "you've", "they've", "ive"];
+/// paid last month", "had the job already finished", "task 7 got marked done by mistake" ask about or tell
+/// what was done, not to do it. ("be" is left out: "the repo should be archived" asks it.)
+#[rustfmt::skip]
+const AUXILIARIES: [&str; 14] = [
+    "has", "have", "had", "was", "were", "i've", "we've", "you've", "they've", "ive", "got", "gets", "is", "are",
+];
 
 /// Most words an auxiliary stands before its participle ("has Coca-Cola ko paid": the subject between).
 const AUXILIARY_REACH: usize = 4;
@@ -518,10 +542,14 @@ const AUXILIARY_REACH: usize = 4;
 /// puts its parenthesis between).
 fn done_at(words: &[&str], at: usize, earlier: &[&str]) -> bool {
     let verb = words[at];
-    let past = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
-    let by_subject = || {
-        words[..at].iter().rev().find(|w| !BETWEEN_SUBJECT_AND_VERB.contains(w)).is_some_and(|w| SUBJECTS.contains(w))
-    };
+    let between = |w: &&str| BETWEEN_SUBJECT_AND_VERB.contains(w) || (w.len() > 4 && w.ends_with("ly"));
+    let subject = words[..at].iter().rposition(|w| !between(w)).filter(|&s| SUBJECTS.contains(&words[s]));
+    // "the reaction I put on …": the subject follows a word that leads to no verb.
+    let says_which = || subject.is_some_and(|s| s > 0 && !VERB_LEADS.contains(&words[s - 1]));
+    let past = (verb.ends_with("ed") && verb.len() > 4)
+        || IRREGULAR_PAST.contains(&verb)
+        || (SAME_IN_THE_PAST.contains(&verb) && says_which());
+    let by_subject = || subject.is_some();
     let by_auxiliary = || {
         let before = earlier.iter().chain(&words[..at]);
         before.skip((earlier.len() + at).saturating_sub(AUXILIARY_REACH)).any(|w| AUXILIARIES.contains(w))
@@ -550,6 +578,8 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             let not_meant = idiom_at(refs, at)
                 || denied_at(refs, at)
                 || failed_at(refs, at)
+                || gerund_after_to(refs, at)
+                || (!out.is_empty() && reports_the_outcome(refs, at))
                 || (a.len == 1 && done_at(refs, a.at, earlier));
             (at == 0 || VERB_LEADS.contains(&refs[at - 1])) && !not_meant
         };
@@ -598,7 +628,9 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
 /// stock price" (a thing to read) and "I need the weather in Paris" (a need) ask.
 pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
     let words = request_words(text);
-    let opens_with_subject = words.first().is_some_and(|w| SCENE_SUBJECTS.contains(&w.as_str()));
+    // "Oops, I blundered my queen …": an interjection may come first.
+    let first = words.iter().position(|w| !INTERJECTIONS.contains(&w.as_str())).unwrap_or(0);
+    let opens_with_subject = words.get(first).is_some_and(|w| SCENE_SUBJECTS.contains(&w.as_str()));
     let tells = opens_with_subject || words.iter().any(|w| TELLING.contains(&w.as_str()));
     tells
         && !text.contains('?')
@@ -623,6 +655,10 @@ const SCENE_SUBJECTS: [&str; 16] = [
     "i", "i'm", "im", "i've", "we", "we're", "we've", "they", "they're", "he", "she", "my", "our", "it's", "there's",
     "it",
 ];
+
+/// Words a sentence that sets the scene may open with before its subject (`only_sets_the_scene`).
+const INTERJECTIONS: [&str; 12] =
+    ["oops", "whoops", "ugh", "argh", "damn", "hmm", "ok", "okay", "alright", "well", "oh", "sorry"];
 
 /// Verbs of being, seeming or having: a sentence with one tells how things are (`only_sets_the_scene`).
 const TELLING: [&str; 16] = [
@@ -755,6 +791,8 @@ pub(crate) fn clause_ends(text: &str) -> Vec<usize> {
 
 /// The words of each clause of a request, without addresses, paths, channels and assignments.
 fn clauses(text: &str) -> Vec<Vec<String>> {
+    let inlined = inline_asides(text);
+    let text = inlined.as_ref();
     // A full stop, comma or colon inside a token does not end a clause: "table out.c-sales.orders", "3,900",
     // "12:30" (else "orders" would open one, and be read as a verb).
     // A dash between spaces, or a long dash, does: "airtable - add a new lead …"; so does a bar ("Notion |
@@ -803,6 +841,38 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
             words(&kept)
         })
         .collect()
+}
+
+/// `text` with the parentheses of an aside that shows no verb of the table taken away, so the aside reads
+/// as part of its clause: "remove the group (group id 17) from my project" is one clause, and what the
+/// group is taken from stays in it; "… with 50-200 staff (explorium) and email the list" names Explorium
+/// where the companies are found. An aside with a verb ("(then archive it)"), or a parenthesis left open or
+/// never opened ("1) delete it"), stays and ends a clause (`clauses`).
+fn inline_asides(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('(') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let table = families();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('(') {
+        let Some(len) = rest[open + 1..].find([')', '(']).filter(|&l| rest[open + 1 + l..].starts_with(')')) else {
+            break;
+        };
+        let aside = &rest[open + 1..open + 1 + len];
+        let verbless = words(aside).iter().all(|w| !table.forms.contains_key(w.as_str()));
+        out.push_str(&rest[..open]);
+        if verbless {
+            out.push(' ');
+            out.push_str(aside);
+            out.push(' ');
+        } else {
+            out.push_str(&rest[open..=open + 1 + len]);
+        }
+        rest = &rest[open + 2 + len..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether `token` is a number written after "#" ("#4512", "#12,"): what a build, order or issue goes by.
@@ -1062,6 +1132,18 @@ mod tests {
         check("which invoices were paid last month", &[]);
         check("has the nightly job been deleted", &[]);
         check("I've just finished my Python solution, submit it", &["send"]);
+        // … in a clause that says which thing, a form the present shares ("put", "set") too, and with an
+        // adverb in "-ly" between.
+        check("remove the thumbs up reaction I put on the message", &["delete"]);
+        check("can I put the file in the bucket", &["create"]);
+        check("I accidentally trashed the doc; bring it back", &["revert"]);
+        // An "-ing" form after "to" is where a thing goes.
+        check("I added too many files to staging, remove them", &["delete"]);
+        check("I want to edit the page", &["update"]);
+        // Being told how an action went is part of that action.
+        check("submit my solution to the judge and tell me if it gets accepted", &["send"]);
+        check("tell me whether the build passed", &["get"]);
+        check("take them all out of the staging area", &["delete"]);
         check("Build #1289 on the deploy-prod pipeline is stuck; stop it", &["stop"]);
         check("Order #998 never arrived, refund it", &["refund"]);
         check("post a note in #general", &["send"]);
@@ -1072,6 +1154,7 @@ mod tests {
         assert!(only_sets_the_scene(t, "Airbnb listing 53912345 looks nice."));
         assert!(only_sets_the_scene(t, "I'm planning a trip to Kyoto next week."));
         assert!(only_sets_the_scene(t, "I maintain the npm package left-pad-plus"));
+        assert!(only_sets_the_scene(t, "Oops, I blundered my queen with that last move in our chess game."));
         assert!(!only_sets_the_scene(t, "the latest Apple stock price"));
         assert!(!only_sets_the_scene(t, "I need the weather in Paris"));
         assert!(!only_sets_the_scene(t, "Is the build green"));
@@ -1104,6 +1187,11 @@ mod tests {
         check("annulla l'ordine 42", &["cancel"]);
         // An address's scheme is no word of the request, and its colon ends no clause.
         assert_eq!(request_words("fetch the text of https://www.rust-lang.org/learn"), ["fetch", "the", "text", "of"]);
+        // An aside in parentheses with no verb is part of its clause; one with a verb, or a parenthesis
+        // never opened, ends a clause.
+        assert_eq!(clause_ends("remove the group (group id 17) from my project"), [9]);
+        assert_eq!(clause_ends("delete it (then archive the folder) now"), [2, 6, 7]);
+        assert_eq!(clause_ends("1) delete it (now) 2) archive"), [1, 5, 6]);
         // Verbs joined by a slash offer either; a repository or a path stays out.
         check("close/delete the trello board 'Hackathon 2023'", &["close", "delete"]);
         assert_eq!(request_words("star acme/deploy and/or ~/code"), ["star"]);
