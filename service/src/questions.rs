@@ -308,6 +308,9 @@ mod tests {
             "my redis-cache container keeps restarting; pull up its latest output",
             "Put the Heroku app checkout-api into maintenance mode.",
             "take the storefront out of maintenance mode",
+            "the 'Old data' tab is obsolete, the workbook shouldn't contain it anymore",
+            "can you pull it back out of the trash and put it where it was?",
+            "I want my reply \"Great write-up, thanks!\" to show up under Hacker News story 39012345.",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -534,6 +537,20 @@ mod tests {
             "read before the `=>` rule of taking a thing out of another"
         );
         read_as_docs("put the report in the shared folder", None);
+        read_as_docs(
+            "the 'Old data' tab is obsolete, the workbook shouldn't contain it anymore",
+            Some("the 'Old data' tab is obsolete, the workbook and remove it from it"),
+        );
+        read_as_docs(
+            "I want my reply \"Great write-up, thanks!\" to show up under Hacker News story 39012345.",
+            Some("post my reply \"Great write-up, thanks!\" under Hacker News story 39012345."),
+        );
+        read_as_docs("the list should contain three items", None);
+        assert_eq!(
+            read_as("can you pull it back out of the trash and put it where it was?").as_deref(),
+            Some("can you restore it from the trash and put it where it was?"),
+            "read before the `=>` rule of pulling a thing out of another"
+        );
         assert_eq!(read_as("what time is it in Tokyo right now"), None, "a rule written `=>` adds a pass");
         // A stage that is not git's, a table dropped, a time converted: left alone.
         check("stage a reading of the play", None);
