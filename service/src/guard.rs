@@ -288,20 +288,16 @@ pub(crate) struct Guard<'a> {
     when_only: Vec<TermId>,
 }
 
-/// The reading action of a tool whose name, an identifier, shows no action and whose description opens by
-/// reading, not converting (`collection-indexes`, "Describe the indexes …"; not `docx-to-markdown`: a
-/// converter makes a new document).
-fn described_reading(t: &crate::profile::ToolProfile) -> Option<Family> {
-    let table = families();
-    t.described.filter(|&f| {
-        t.actions.is_empty() && t.identifier && table.class(f) == EffectClass::Read && table.name(f) != "convert"
-    })
-}
-
 /// The action of a tool whose name, an identifier, shows no action, read from its description's opening
-/// verb (`new_game`, "Starts a new game …"), unless it converts (a converter's name is its formats).
+/// verb (`new_game`, "Starts a new game …"), unless it converts (a converter's name is its formats, and it
+/// makes a new document: `docx-to-markdown`).
 fn described_action(t: &crate::profile::ToolProfile) -> Option<Family> {
     t.described.filter(|&f| t.actions.is_empty() && t.identifier && families().name(f) != "convert")
+}
+
+/// `described_action` when it reads (`collection-indexes`, "Describe the indexes …").
+fn described_reading(t: &crate::profile::ToolProfile) -> Option<Family> {
+    described_action(t).filter(|&f| families().class(f) == EffectClass::Read)
 }
 
 /// What a request acts on or looks up, read from its object's words (`thing_of`).

@@ -518,7 +518,7 @@ const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
 /// Forms of the table's verbs that read as the past and the present alike: past only where the subject
 /// before them follows a noun, as in a clause that says which thing ("the reaction *I put* on the message",
 /// "the labels *we set* yesterday"), not a word that leads to a verb ("can I put …").
-const SAME_IN_THE_PAST: [&str; 5] = ["put", "set", "read", "broadcast", "cut"];
+const SAME_IN_THE_PAST: [&str; 4] = ["put", "set", "read", "broadcast"];
 
 /// Words that may stand between a subject and what it did: "the email I *just* sent" (and adverbs in "-ly":
 /// "the doc I *accidentally* trashed").
