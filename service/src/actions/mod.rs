@@ -660,10 +660,11 @@ const SCENE_SUBJECTS: [&str; 16] = [
 const INTERJECTIONS: [&str; 12] =
     ["oops", "whoops", "ugh", "argh", "damn", "hmm", "ok", "okay", "alright", "well", "oh", "sorry"];
 
-/// Verbs of being, seeming or having: a sentence with one tells how things are (`only_sets_the_scene`).
-const TELLING: [&str; 16] = [
+/// Verbs of being, seeming or having (and "here's", "that's"): a sentence with one tells how things are
+/// (`only_sets_the_scene`).
+const TELLING: [&str; 19] = [
     "is", "are", "was", "were", "am", "looks", "seems", "sounds", "feels", "has", "have", "had", "keeps", "kept",
-    "got", "gets",
+    "got", "gets", "here's", "heres", "that's",
 ];
 
 /// Words that ask for something, whatever verb follows: a need, a wish, a modal asking someone to act.
@@ -1155,6 +1156,7 @@ mod tests {
         assert!(only_sets_the_scene(t, "I'm planning a trip to Kyoto next week."));
         assert!(only_sets_the_scene(t, "I maintain the npm package left-pad-plus"));
         assert!(only_sets_the_scene(t, "Oops, I blundered my queen with that last move in our chess game."));
+        assert!(only_sets_the_scene(t, "Here's my Python solution for the LeetCode problem two-sum."));
         assert!(!only_sets_the_scene(t, "the latest Apple stock price"));
         assert!(!only_sets_the_scene(t, "I need the weather in Paris"));
         assert!(!only_sets_the_scene(t, "Is the build green"));
