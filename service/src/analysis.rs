@@ -368,6 +368,60 @@ pub(crate) const QUESTIONS: [&str; 20] = [
     "does", "do", "did", "has", "have", "any",
 ];
 
+/// Words of looking things up: what a request rules out with one ("not the trending *list*") is the thing,
+/// not the look-up.
+const LOOKUP_WORDS: [&str; 10] =
+    ["list", "get", "show", "find", "search", "fetch", "retrieve", "view", "check", "look"];
+
+/// What a request rules out (`negation::unwanted`), in catalog terms that none of its other words uses
+/// (stop words, noise and words of looking things up left out): the words that tell the ruled-out thing
+/// apart — a word before another of its phrase, or its phrase's one word ("*blank* sheet", "*history*",
+/// "the *Douyin* *trending* list") — then the heads after such words ("sheet", "list"), then the terms of
+/// the words it wants (empty when it rules out no head).
+fn unwanted_terms(words: &[String], ends: &[usize], profiles: &Profiles) -> (Vec<TermId>, Vec<TermId>, Vec<TermId>) {
+    let marked = crate::negation::unwanted(words, ends);
+    if !marked.contains(&true) {
+        return (Vec::new(), Vec::new(), Vec::new());
+    }
+    let lookups: HashSet<String> = LOOKUP_WORDS.iter().flat_map(|w| terms(w)).collect();
+    let content = |w: &str| -> Vec<String> {
+        terms(w)
+            .into_iter()
+            .filter(|t| !lookups.contains(t) && !STOP.contains(&t.as_str()) && !NOISE.contains(&t.as_str()))
+            .collect()
+    };
+    let wanted: HashSet<String> =
+        words.iter().zip(&marked).filter(|&(_, &m)| !m).flat_map(|(w, _)| content(w)).collect();
+    let (mut telling, mut heads) = (Vec::new(), Vec::new());
+    // Each run of ruled-out words, as its words' content terms.
+    let mut i = 0;
+    while i < words.len() {
+        if !marked[i] {
+            i += 1;
+            continue;
+        }
+        let run: Vec<Vec<String>> =
+            (i..).take_while(|&j| j < words.len() && marked[j]).map(|j| content(&words[j])).collect();
+        i += run.len();
+        let full: Vec<&Vec<String>> = run.iter().filter(|t| !t.is_empty()).collect();
+        for (k, ts) in full.iter().enumerate() {
+            let tells = full.len() == 1 || k + 1 < full.len();
+            for t in ts.iter().filter(|t| !wanted.contains(*t)) {
+                if let Some(id) = profiles.id(t) {
+                    if tells { telling.push(id) } else { heads.push(id) }
+                }
+            }
+        }
+    }
+    let sorted = |mut v: Vec<TermId>| {
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let wanted_ids = if heads.is_empty() { Vec::new() } else { wanted.iter().filter_map(|t| profiles.id(t)).collect() };
+    (sorted(telling), sorted(heads), sorted(wanted_ids))
+}
+
 /// One request (or one intent of it), analysed against a snapshot's profiles.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Analysis {
@@ -401,6 +455,15 @@ pub(crate) struct Analysis {
     pub foreign_alone: bool,
     /// The actions it says not to do (`actions::denied_actions`), none of which it also asks.
     pub denied: Vec<Family>,
+    /// The catalog terms that tell apart what it rules out (`negation::unwanted`: "…, not the *history*",
+    /// "I don't want a *blank* sheet"), which the rest of it never uses (`unwanted_terms`).
+    pub denied_terms: Vec<TermId>,
+    /// The heads of what it rules out after such terms ("sheet" of "a blank sheet"), which the rest of it
+    /// never uses: a tool's name that uses one and no term of `wanted` is about the ruled-out thing.
+    pub denied_heads: Vec<TermId>,
+    /// The catalog terms of the words it wants (not ruled out; no stop words, noise or words of looking
+    /// things up), when `denied_heads` is not empty.
+    pub wanted: Vec<TermId>,
     /// Some action it shows is an update by a verb that may also make something (`AMBIGUOUS_UPDATES`).
     pub updates_ambiguously: bool,
     /// The words after the action verb (for explanations): what the request acts on.
@@ -597,6 +660,7 @@ impl Analysis {
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
         let mut denied = crate::actions::denied_actions(families(), &masked);
         denied.retain(|f| !families_seen.contains(f));
+        let (denied_terms, denied_heads, wanted) = unwanted_terms(&raw, &ends, profiles);
         let composes = !foreign
             && (raw.first().is_some_and(|w| COMPOSING.contains(&w.as_str()))
                 || (!question && action.as_ref().is_some_and(|a| COMPOSING.contains(&a.verb.as_str()))))
@@ -631,6 +695,9 @@ impl Analysis {
                 && !raw.iter().any(|w| JOINERS.contains(&w.as_str()))
                 && !JOINERS.iter().any(|j| !j.is_ascii() && text.contains(j)),
             denied,
+            denied_terms,
+            denied_heads,
+            wanted,
             question,
             composes,
             compares_in_general,

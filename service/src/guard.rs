@@ -184,7 +184,8 @@ pub(crate) enum Bar {
 ///   issue"), none updates by a verb that also makes, no identifier names what it makes, and the tool's
 ///   name only updates (`update`) the head of what the request makes (`changes_what_is_made`); or
 /// - the tool's name shows only actions the request says not to do ("draft a reply … but don't send it"
-///   → `sendMessage`; `does_what_is_denied`). Such a bar, like that of a reading tool of a service the
+///   → `sendMessage`; `does_what_is_denied`), or uses a word of what it rules out ("the current reading,
+///   not the history" → `fearAndGreedHistorical`; `names_what_is_denied`). Such a bar, like that of a reading tool of a service the
 ///   request only acts on, does not overshadow the rest (`Bar::Quiet`, `Guard::judge`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
@@ -590,7 +591,7 @@ impl<'a> Guard<'a> {
     /// service the request acts on and no near-miss rule bars it (`reads_where_it_acts`); barred as a near
     /// miss by the other rules (`bars_as_a_near_miss`).
     pub(crate) fn judge(&self, tool: usize, server: usize) -> Bar {
-        if self.does_what_is_denied(tool) {
+        if self.does_what_is_denied(tool) || self.names_what_is_denied(tool) {
             Bar::Quiet
         } else if self.bars_as_a_near_miss(tool, server) {
             Bar::NearMiss
@@ -607,6 +608,17 @@ impl<'a> Guard<'a> {
     pub(crate) fn does_what_is_denied(&self, tool: usize) -> bool {
         let t = &self.profiles.tools[tool];
         !t.actions.is_empty() && t.actions.iter().all(|a| self.request.denied.contains(a))
+    }
+
+    /// Whether the tool's name (or title) is about what the request rules out: it uses a word that tells the
+    /// ruled-out thing apart (`Analysis::denied_terms`: "I want the current fear/greed reading, not the
+    /// history" is not served by `fearAndGreedHistorical`), or its head and no word the request wants
+    /// (`Analysis::denied_heads`: "I don't need a new branch, I need a proper release" is not served by
+    /// `create_branch`; "copy the tab …, I don't want a blank sheet" is by `excel_copy_sheet`).
+    pub(crate) fn names_what_is_denied(&self, tool: usize) -> bool {
+        let (t, r) = (&self.profiles.tools[tool], self.request);
+        r.denied_terms.iter().any(|d| t.name.contains(d))
+            || (r.denied_heads.iter().any(|d| t.name.contains(d)) && !r.wanted.iter().any(|w| t.name.contains(w)))
     }
 
     /// Whether the tool only reads a server the request names only where it acts (`only_acted_on`): "find

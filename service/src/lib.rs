@@ -26,6 +26,7 @@ mod listen;
 mod metrics;
 mod mirrors;
 mod names;
+mod negation;
 mod openapi;
 mod params;
 mod payload;

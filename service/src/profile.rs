@@ -17,6 +17,10 @@ pub(crate) const NOISE: [&str; 16] = [
     "js", "py", "node",
 ];
 
+/// Languages a server is written in that are everyday words too: never a server's "service word" ("go" of
+/// `mcp-k8s-go`: "… so they go live" names no server). ("js", "py" and "node" are `NOISE`.)
+const WRITTEN_IN: [&str; 1] = ["go"];
+
 /// English function words and request fillers, stemmed as the analyzer stems them.
 pub(crate) const STOP: [&str; 77] = [
     "a", "an", "the", "to", "of", "in", "on", "for", "with", "my", "me", "i", "you", "your", "pleas", "can", "could",
@@ -176,7 +180,7 @@ impl Profiles {
             let mut service: Vec<TermId> = p
                 .intern_all_ordered(&split_name(&s.name))
                 .into_iter()
-                .filter(|&t| !NOISE.contains(&p.term(t)) && p.term(t).len() >= 2)
+                .filter(|&t| !NOISE.contains(&p.term(t)) && !WRITTEN_IN.contains(&p.term(t)) && p.term(t).len() >= 2)
                 .collect();
             // A name whose words are noise and function words only (`ServiceNow`: "now") names no service by
             // them: "kick off the DAG now" does not name ServiceNow. Its alias (`servicenow`) still does.

@@ -504,7 +504,10 @@ const NEGATIONS: [&str; 14] = [
 /// Whether the action at `at` in `words` is denied: the words that lead to it (`VERB_LEADS`) are preceded by
 /// a negation ("not just archive it", "don't want to delete it").
 fn denied_at(words: &[&str], at: usize) -> bool {
-    words[..at].iter().rev().find(|w| !VERB_LEADS.contains(w)).is_some_and(|w| NEGATIONS.contains(w))
+    // A verb joined by "and" or "or" to a denied one is denied too: "don't delete *and recreate* the
+    // account", "don't cancel *or delete* the record".
+    let joined = || at >= 2 && ["and", "or"].contains(&words[at - 1]) && denied_at(words, at - 2);
+    words[..at].iter().rev().find(|w| !VERB_LEADS.contains(w)).is_some_and(|w| NEGATIONS.contains(w)) || joined()
 }
 
 /// Who has done something, when a verb in the past tense follows: "the doc *I* deleted by mistake",
@@ -519,6 +522,10 @@ const IRREGULAR_PAST: [&str; 3] = ["sent", "ran", "paid"];
 /// before them follows a noun, as in a clause that says which thing ("the reaction *I put* on the message",
 /// "the labels *we set* yesterday"), not a word that leads to a verb ("can I put …").
 const SAME_IN_THE_PAST: [&str; 4] = ["put", "set", "read", "broadcast"];
+
+/// Words that ask with a subject after them: "how *do* I set up …", "*should* we put …".
+const ASKING_AUXILIARIES: [&str; 12] =
+    ["do", "does", "did", "can", "could", "should", "would", "will", "shall", "may", "might", "must"];
 
 /// Words that may stand between a subject and what it did: "the email I *just* sent" (and adverbs in "-ly":
 /// "the doc I *accidentally* trashed").
@@ -545,7 +552,12 @@ fn done_at(words: &[&str], at: usize, earlier: &[&str]) -> bool {
     let between = |w: &&str| BETWEEN_SUBJECT_AND_VERB.contains(w) || (w.len() > 4 && w.ends_with("ly"));
     let subject = words[..at].iter().rposition(|w| !between(w)).filter(|&s| SUBJECTS.contains(&words[s]));
     // "the reaction I put on …": the subject follows a word that leads to no verb.
-    let says_which = || subject.is_some_and(|s| s > 0 && !VERB_LEADS.contains(&words[s - 1]));
+    // (Not a word that asks: "how *do* I set up …".)
+    let says_which = || {
+        subject.is_some_and(|s| {
+            s > 0 && !VERB_LEADS.contains(&words[s - 1]) && !ASKING_AUXILIARIES.contains(&words[s - 1])
+        })
+    };
     let past = (verb.ends_with("ed") && verb.len() > 4)
         || IRREGULAR_PAST.contains(&verb)
         || (SAME_IN_THE_PAST.contains(&verb) && says_which());
@@ -555,6 +567,39 @@ fn done_at(words: &[&str], at: usize, earlier: &[&str]) -> bool {
         before.skip((earlier.len() + at).saturating_sub(AUXILIARY_REACH)).any(|w| AUXILIARIES.contains(w))
     };
     past && (by_subject() || by_auxiliary())
+}
+
+/// Command-line programs whose subcommand is the verb: "*git* push my branch to origin", "*npm* publish the
+/// package", "*kubectl* delete pod web-1".
+#[rustfmt::skip]
+const COMMANDS: [&str; 16] = [
+    "git", "gh", "npm", "yarn", "pnpm", "pip", "cargo", "docker", "kubectl", "helm", "terraform", "gcloud", "aws",
+    "az", "heroku", "brew",
+];
+
+/// Whether a command-line program (`COMMANDS`) opens a clause, or follows a word that leads to a verb,
+/// right before the verb at `at`: "*git* push my branch", "then *npm* publish it"; not "roll back the last
+/// *git* commit" (a noun after it) or "comme *kubectl* explain".
+fn command_before(words: &[&str], at: usize) -> bool {
+    at >= 1 && COMMANDS.contains(&words[at - 1]) && (at == 1 || VERB_LEADS.contains(&words[at - 2]))
+}
+
+/// What a verb in the past tense is asked for by: a verb of wanting and what it acts on ("I want *it*
+/// removed", "get *them* archived"), or "be" after a word that asks ("it should *be* archived", "this
+/// needs to *be* removed").
+const WANT_IT_DONE: [&str; 6] = ["want", "need", "like", "wanna", "get", "have"];
+const DONE_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those", "everything"];
+const ASKS_TO_BE: [&str; 9] = ["should", "must", "to", "will", "can", "could", "would", "may", "might"];
+
+/// Whether the verb at `at` in `words` (a clause's words) is a past participle the request asks for
+/// (`WANT_IT_DONE`, `ASKS_TO_BE`): "I want it removed from the file completely" asks to remove it.
+fn asked_as_done(words: &[&str], at: usize) -> bool {
+    let verb = words[at];
+    let participle = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
+    participle
+        && at >= 2
+        && ((DONE_OBJECTS.contains(&words[at - 1]) && WANT_IT_DONE.contains(&words[at - 2]))
+            || (words[at - 1] == "be" && ASKS_TO_BE.contains(&words[at - 2])))
 }
 
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
@@ -575,13 +620,15 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             // Its noun is the action ("make the edit").
             false
         } else {
+            let wanted_done = a.len == 1 && asked_as_done(refs, at);
             let not_meant = idiom_at(refs, at)
                 || denied_at(refs, at)
+                || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
                 || gerund_after_to(refs, at)
                 || (!out.is_empty() && reports_the_outcome(refs, at))
-                || (a.len == 1 && done_at(refs, a.at, earlier));
-            (at == 0 || VERB_LEADS.contains(&refs[at - 1])) && !not_meant
+                || (!wanted_done && done_at(refs, a.at, earlier));
+            (at == 0 || VERB_LEADS.contains(&refs[at - 1]) || command_before(refs, at) || wanted_done) && !not_meant
         };
         if asked {
             // "where can I charge my car" asks where to do it: finding a place, not charging.
@@ -616,7 +663,7 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
     each_action(table, text, |refs, a, _, _| {
         // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
-        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && a.len == 1 && done_at(refs, a.at, &[]);
+        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && done_at(refs, a.at, &[]);
     });
     done && request_actions(table, text).is_empty()
 }
@@ -680,9 +727,11 @@ const ASKS: [&str; 20] = [
 pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
     let mut out = Vec::new();
     each_action(table, text, |refs, a, _, _| {
+        let wanted_done = a.len == 1 && asked_as_done(refs, a.at);
         if a.at > 0
-            && (VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
-            && denied_at(refs, a.at)
+            && (((VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
+                && denied_at(refs, a.at))
+                || (wanted_done && denied_at(refs, a.at - 2)))
             && !out.contains(&a.family)
         {
             out.push(a.family);
@@ -1055,11 +1104,20 @@ mod tests {
         assert_eq!(families_of("permanently delete trello card 64f1, not just archive it"), ["delete"]);
         assert_eq!(families_of("I don't want to delete it, just archive it"), ["archive"]);
         assert_eq!(families_of("archive it, then delete it"), ["archive", "delete"]);
+        // A past participle asked for is.
+        assert_eq!(families_of("Slide 7 has to go. Actually I want it removed from the file completely"), ["delete"]);
+        assert_eq!(families_of("the old branch should be deleted"), ["delete"]);
+        assert!(families_of("I had it deleted last week").is_empty());
+        assert_eq!(families_of("how do I set up a webhook for the repo"), ["create"]);
+        assert_eq!(families_of("git push my local branch to origin"), ["upload"]);
+        assert_eq!(families_of("roll back the last git commit but keep the changes"), ["revert"]);
         // … it is what the request says not to do.
         let denied = |text: &str| {
             denied_actions(families(), text).iter().map(|&f| families().name(f).to_string()).collect::<Vec<_>>()
         };
         assert_eq!(denied("permanently delete trello card 64f1, not just archive it"), ["archive"]);
+        assert_eq!(denied("Don't delete and recreate the account"), ["delete", "resume"]);
+        assert_eq!(denied("I don't want it deleted, just hidden"), ["delete"]);
         assert_eq!(denied("draft a reply to the landlord in gmail but DON'T send it"), ["send"]);
         assert_eq!(denied("pause maestro trigger trg_55 for now, don't delete it"), ["delete"]);
         assert!(denied("archive it, then delete it").is_empty());
