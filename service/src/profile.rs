@@ -17,9 +17,10 @@ pub(crate) const NOISE: [&str; 16] = [
     "js", "py", "node",
 ];
 
-/// Languages a server is written in that are everyday words too: never a server's "service word" ("go" of
-/// `mcp-k8s-go`: "… so they go live" names no server). ("js", "py" and "node" are `NOISE`.)
-const WRITTEN_IN: [&str; 1] = ["go"];
+/// Words of a server's name that say how it is built or run, not what it serves, stemmed: never a
+/// "service word". A language that is an everyday word too ("go" of `mcp-k8s-go`: "… so they go live"
+/// names no server; "js", "py" and "node" are `NOISE`), and "remote" (`notion-remote` is named by "Notion").
+const WRITTEN_IN: [&str; 2] = ["go", "remot"];
 
 /// English function words and request fillers, stemmed as the analyzer stems them.
 pub(crate) const STOP: [&str; 77] = [

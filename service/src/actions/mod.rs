@@ -365,10 +365,10 @@ const PARTICLES: [&str; 6] = ["back", "up", "down", "off", "out", "on"];
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
 #[rustfmt::skip]
-pub(crate) const VERB_LEADS: [&str; 40] = [
+pub(crate) const VERB_LEADS: [&str; 41] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
-    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok", "permanently", "immediately", "bulk", "batch",
+    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok", "permanently", "immediately", "bulk", "batch", "so",
 ];
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
