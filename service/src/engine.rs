@@ -704,18 +704,33 @@ impl Engine {
         // itself: "Take it off the live site but keep it as a draft. Don't delete it" is not served by
         // `delete_entry` for its first part either.
         // So does what it rules out ("I don't want the Douyin list. Get me Kuaishou's hot searches").
-        // A part that acts and names no service acts on the services its scene names: "The 'products'
-        // collection in Typesense still has a document for SKU 88-1020. Remove that document from the
-        // collection" removes it from Typesense, and Chroma's `delete_documents` does not.
-        if parts.iter().enumerate().any(|(i, _)| context[i] && !analyses[i + 1].named_servers.is_empty()) {
+        // A part that acts and names no service acts on the services its scene names as a name, written
+        // capitalized ("The 'products' collection in Typesense still has a document for SKU 88-1020. Remove
+        // that document from the collection" removes it from Typesense, and Chroma's `delete_documents`
+        // does not; "I'm in the mood for music from the 90s. Can you suggest songs …" names no service).
+        let written_as_name = |a: &Analysis, n: usize| {
+            let server = &live.profiles.servers[n];
+            (!server.service.is_empty() && server.service.iter().all(|t| a.proper.contains(t)))
+                || server.aliases.iter().any(|t| a.proper.contains(t))
+        };
+        let mut scene_named: Vec<usize> = Vec::new();
+        for (i, _) in parts.iter().enumerate().filter(|&(i, _)| context[i]) {
+            let scene = &analyses[i + 1];
+            scene_named.extend(scene.named_servers.iter().copied().filter(|&n| written_as_name(scene, n)));
+        }
+        scene_named.sort_unstable();
+        scene_named.dedup();
+        if !scene_named.is_empty() {
             let whole = analyses[0].clone();
-            let (named, acted, read) = (&whole.named_servers, &whole.acted_on, &whole.read_from);
+            let acted: Vec<(usize, crate::actions::Family)> =
+                whole.acted_on.iter().copied().filter(|(n, _)| scene_named.contains(n)).collect();
+            let read: Vec<usize> = whole.read_from.iter().copied().filter(|n| scene_named.contains(n)).collect();
             for (i, _) in parts.iter().enumerate().filter(|&(i, _)| !context[i]) {
                 let a = &mut analyses[i + 1];
                 if a.named_servers.is_empty() {
-                    (a.named_servers, a.acted_on, a.read_from) = (named.clone(), acted.clone(), read.clone());
+                    (a.named_servers, a.acted_on, a.read_from) = (scene_named.clone(), acted.clone(), read.clone());
                     // As named by the words the whole request names them with (`guard::counts_as_named`).
-                    for &n in named {
+                    for &n in &scene_named {
                         let server = &live.profiles.servers[n];
                         a.known
                             .extend(server.service.iter().chain(&server.aliases).filter(|t| whole.known.contains(t)));
