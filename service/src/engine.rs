@@ -700,10 +700,6 @@ impl Engine {
         let passes = retrieve(snap, &self.config, &lexical, vectors, &hinted)?;
         times.retrieve = started.elapsed().as_secs_f64();
         let mut analyses: Vec<Analysis> = lexical.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
-        // What the request says not to do holds for each of its parts and other forms that does not ask it
-        // itself: "Take it off the live site but keep it as a draft. Don't delete it" is not served by
-        // `delete_entry` for its first part either.
-        // So does what it rules out ("I don't want the Douyin list. Get me Kuaishou's hot searches").
         // A part that acts and names no service acts on the services its scene names as a name, written
         // capitalized ("The 'products' collection in Typesense still has a document for SKU 88-1020. Remove
         // that document from the collection" removes it from Typesense, and Chroma's `delete_documents`
@@ -739,7 +735,11 @@ impl Engine {
                 }
             }
         }
-        // Each form judges a ruled-out head by what the whole request wants.
+        // What the request says not to do holds for each of its parts and other forms that does not ask it
+        // itself: "Take it off the live site but keep it as a draft. Don't delete it" is not served by
+        // `delete_entry` for its first part either. So does what it rules out ("I don't want the Douyin
+        // list. Get me Kuaishou's hot searches"), each form judging a ruled-out head by what the whole
+        // request wants.
         let whole = analyses[0].clone();
         for a in analyses.iter_mut().skip(1) {
             for &f in &whole.denied {
