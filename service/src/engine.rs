@@ -700,66 +700,10 @@ impl Engine {
         let passes = retrieve(snap, &self.config, &lexical, vectors, &hinted)?;
         times.retrieve = started.elapsed().as_secs_f64();
         let mut analyses: Vec<Analysis> = lexical.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
-        // A part that acts and names no service acts on the services its scene names as a name, written
-        // capitalized ("The 'products' collection in Typesense still has a document for SKU 88-1020. Remove
-        // that document from the collection" removes it from Typesense, and Chroma's `delete_documents`
-        // does not; "I'm in the mood for music from the 90s. Can you suggest songs …" names no service).
-        let written_as_name = |a: &Analysis, n: usize| {
-            let server = &live.profiles.servers[n];
-            (!server.service.is_empty() && server.service.iter().all(|t| a.proper.contains(t)))
-                || server.aliases.iter().any(|t| a.proper.contains(t))
-        };
-        let mut scene_named: Vec<usize> = Vec::new();
-        for (i, _) in parts.iter().enumerate().filter(|&(i, _)| context[i]) {
-            let scene = &analyses[i + 1];
-            scene_named.extend(scene.named_servers.iter().copied().filter(|&n| written_as_name(scene, n)));
-        }
-        scene_named.sort_unstable();
-        scene_named.dedup();
-        if !scene_named.is_empty() {
-            let whole = analyses[0].clone();
-            let acted: Vec<(usize, crate::actions::Family)> =
-                whole.acted_on.iter().copied().filter(|(n, _)| scene_named.contains(n)).collect();
-            let read: Vec<usize> = whole.read_from.iter().copied().filter(|n| scene_named.contains(n)).collect();
-            for (i, _) in parts.iter().enumerate().filter(|&(i, _)| !context[i]) {
-                let a = &mut analyses[i + 1];
-                if a.named_servers.is_empty() {
-                    (a.named_servers, a.acted_on, a.read_from) = (scene_named.clone(), acted.clone(), read.clone());
-                    // As named by the words the whole request names them with (`guard::counts_as_named`).
-                    for &n in &scene_named {
-                        let server = &live.profiles.servers[n];
-                        a.known
-                            .extend(server.service.iter().chain(&server.aliases).filter(|t| whole.known.contains(t)));
-                        a.proper.extend(server.service.iter().filter(|t| whole.proper.contains(t)));
-                    }
-                }
-            }
-        }
-        // What the request says not to do holds for each of its parts and other forms that does not ask it
-        // itself: "Take it off the live site but keep it as a draft. Don't delete it" is not served by
-        // `delete_entry` for its first part either. So does what it rules out ("I don't want the Douyin
-        // list. Get me Kuaishou's hot searches"), each form judging a ruled-out head by what the whole
-        // request wants.
-        let whole = analyses[0].clone();
-        for a in analyses.iter_mut().skip(1) {
-            for &f in &whole.denied {
-                if !a.families.contains(&f) && !a.denied.contains(&f) {
-                    a.denied.push(f);
-                }
-            }
-            for (mine, of_whole) in
-                [(&mut a.denied_terms, &whole.denied_terms), (&mut a.denied_heads, &whole.denied_heads)]
-            {
-                for &t in of_whole {
-                    if !mine.contains(&t) {
-                        mine.push(t);
-                    }
-                }
-            }
-            if !whole.denied_heads.is_empty() {
-                a.wanted = whole.wanted.clone();
-            }
-        }
+        // What the whole request lends its parts: the services a scene part names, and what it rules out
+        // (`whole.rs`).
+        crate::whole::lend_scene_services(&mut analyses, &context, &live.profiles);
+        crate::whole::share_what_is_ruled_out(&mut analyses);
         // A request whose verb is misspelled ("deactivte the workflow") shows its action only respelled: the
         // guard reads the respelled request wherever it would read the request.
         if let Some(r) = respelled_at.filter(|&r| analyses[0].families.is_empty() && !analyses[r].families.is_empty()) {

@@ -38,6 +38,7 @@ mod rest;
 mod risk;
 mod services;
 mod stages;
+mod whole;
 
 pub use actions::{Agreement, EffectClass, Families, Family, families, words};
 pub use auth::{bearer, bearer_matches, origin_allowed};

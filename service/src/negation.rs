@@ -15,7 +15,7 @@
 const WANTING: [&str; 7] = ["want", "need", "care", "mean", "like", "require", "wanna"];
 
 /// Negations of "do" that may lead to a verb of wanting.
-const DO_NOT: [&str; 6] = ["don't", "dont", "doesn't", "didn't", "dont't", "do't"];
+const DO_NOT: [&str; 4] = ["don't", "dont", "doesn't", "didn't"];
 
 /// Words that lead from "not" to what it rules out: "not *just* the contrast series", "I'm not *looking
 /// for* new tickets", "not *interested in* the forecast", "not *trying to* add a password".
