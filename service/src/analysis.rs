@@ -319,15 +319,20 @@ fn destination_of(after: &[String]) -> Vec<String> {
 /// four at most.
 fn place_from(after: &[String], start: usize) -> Vec<String> {
     (start..after.len())
-        .take_while(|&i| !preposition_at(after, i) && !CONJUNCTIONS.contains(&after[i].as_str()))
+        .take_while(|&i| {
+            let w = after[i].as_str();
+            !preposition_at(after, i) && !CONJUNCTIONS.contains(&w) && !NAMING.contains(&w)
+        })
         .take(4)
         .map(|i| after[i].clone())
         .collect()
 }
 
 /// What a deleting action takes its thing out of (`Analysis::source_words`): given the words after its verb,
-/// the words after the first preposition when that is "from" or "out of", up to a conjunction or another
-/// preposition, four at most ("the Finance-RO group" of "kick 00u77abcD *out of* the Finance-RO group").
+/// the words after the first preposition when that is "from" or "out of", up to a conjunction, another
+/// preposition or a word that gives its name (`NAMING`), four at most ("the Finance-RO group" of "kick
+/// 00u77abcD *out of* the Finance-RO group", "our Momento cache" of "… from our Momento cache named
+/// 'web-sessions'").
 fn source_of(after: &[String]) -> Vec<String> {
     let Some(at) = (0..after.len()).find(|&i| preposition_at(after, i)) else { return Vec::new() };
     match after[at].as_str() {
@@ -887,6 +892,11 @@ mod tests {
             (words(&["records", "doc", "17"]), words(&["my", "pinecone", "index"]))
         );
         assert_eq!(read("delete the file notes.txt"), (words(&["file", "notes", "txt"]), words(&[])));
+        assert_eq!(
+            read("remove the key 'session:8841' from our Momento cache named 'web-sessions'").1,
+            words(&["our", "momento", "cache"]),
+            "its name is not where it is"
+        );
         assert_eq!(read("add a row to the table"), (words(&[]), words(&[])), "making removes nothing");
         assert_eq!(read("delete the row in the table").1, words(&[]), "\"in\" says where it is, not where from");
     }

@@ -604,6 +604,11 @@ impl Engine {
         let mut parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
         // A part that only tells what someone did is context, not a part of the request.
         let table = crate::actions::families();
+        let told: Vec<String> = parts
+            .iter()
+            .filter(|p| crate::actions::only_tells_what_was_done(table, &p.text))
+            .map(|p| p.text.clone())
+            .collect();
         parts.retain(|p| !crate::actions::only_tells_what_was_done(table, &p.text));
         if parts.len() < 2 {
             parts.clear();
@@ -702,7 +707,15 @@ impl Engine {
         let mut analyses: Vec<Analysis> = lexical.iter().map(|t| Analysis::new(t, &live.profiles)).collect();
         // What the whole request lends its parts: the services a scene part names, and what it rules out
         // (`whole.rs`).
-        crate::whole::lend_scene_services(&mut analyses, &context, &live.profiles);
+        let told: Vec<Analysis> = if parts.is_empty() {
+            Vec::new()
+        } else {
+            told.iter()
+                .map(|t| crate::language::spaced_between_scripts(t).unwrap_or_else(|| t.clone()))
+                .map(|t| Analysis::new(&t, &live.profiles))
+                .collect()
+        };
+        crate::whole::lend_scene_services(&mut analyses, &context, &told, &live.profiles);
         crate::whole::share_what_is_ruled_out(&mut analyses);
         // A request whose verb is misspelled ("deactivte the workflow") shows its action only respelled: the
         // guard reads the respelled request wherever it would read the request.

@@ -200,6 +200,9 @@ pub(crate) struct Guard<'a> {
     /// Every action it shows acts (none reads, none runs): the terms of what its first action acts on.
     /// Empty when it reads or runs too, or names no object.
     acted_object: Vec<TermId>,
+    /// Every action it shows acts and what the first acts on is only a pronoun ("… signed transaction hex
+    /// here, push *it* to the network"): the terms of the whole request, what the pronoun may stand for.
+    referred: Vec<TermId>,
     /// It is not written in English, asks one thing and only acts (`Analysis::foreign_alone`): what it acts
     /// on is not read, so every tool that only reads is taken as reading what it acts on.
     foreign_acts: bool,
@@ -326,6 +329,9 @@ const ANY_THING: [&str; 8] = ["object", "item", "record", "entry", "resource", "
 /// for "show me the current chess board"): a look-up of the thing is not barred as reading a part.
 const VIEWS: [&str; 8] = ["visualization", "view", "image", "picture", "snapshot", "overview", "preview", "rendering"];
 
+/// Words that stand for a thing named elsewhere in the request ("push *it* to the network").
+const REFERRING: [&str; 6] = ["it", "them", "this", "that", "these", "those"];
+
 /// Families that change the state of a thing that exists and never make one: a request made only of these
 /// ("archive the product", "close issue 12", "stop the container") is not served by a tool that makes the
 /// thing. Approving, rejecting, assigning, subscribing, resuming, merging and moving are left out: their
@@ -387,6 +393,14 @@ impl<'a> Guard<'a> {
         // looks something up.
         let object_terms = |wanted: bool| if wanted { ids(&request.object_words) } else { Vec::new() };
         let acted_object = object_terms(only_acts);
+        let referred = if only_acts
+            && !request.object_words.is_empty()
+            && request.object_words.iter().all(|w| REFERRING.contains(&w.as_str()))
+        {
+            request.known.iter().copied().collect()
+        } else {
+            Vec::new()
+        };
         let looked_up = object_terms(request.looks_up);
         // What a look-up asks: a question that shows no action asks to get something.
         let lookup_asks: Vec<Family> = match (request.looks_up, request.families.is_empty()) {
@@ -541,6 +555,7 @@ impl<'a> Guard<'a> {
             acting,
             service_terms,
             acted_object,
+            referred,
             foreign_acts: request.foreign_alone && only_acts,
             irreversible,
             distinguished,
@@ -673,7 +688,7 @@ impl<'a> Guard<'a> {
                 return true;
             }
         }
-        if (t.object.iter().any(|o| self.acted_object.contains(o))
+        if (t.object.iter().any(|o| self.acted_object.contains(o) || self.referred.contains(o))
             || (self.acts_on_one_service && self.named.contains(&server))
             || self.foreign_acts)
             && self.only_reads(t)
@@ -932,10 +947,18 @@ impl<'a> Guard<'a> {
 
     /// A request to convert something to a format is not served by a tool that converts from that format to
     /// another: "convert notes.md to a word .docx" → `docx-to-markdown`. What the tool's name converts from
-    /// is a word of what the request converts to, and what it converts to is none.
+    /// is a word of what the request converts to, and what it converts to is none. Nor by one that makes
+    /// what the request converts from: "convert lease.pdf into an editable Word .docx" → `convert_to_pdf`.
+    /// What it converts to is then no word of what the request converts to, and every one a word of the
+    /// request.
     fn converts_the_other_way(&self, t: &crate::profile::ToolProfile) -> bool {
+        let into = |s: &TermId| self.converts_to.contains(s);
         t.converts.as_ref().is_some_and(|c| {
-            c.0.iter().any(|s| self.converts_to.contains(s)) && !c.1.iter().any(|s| self.converts_to.contains(s))
+            (c.0.iter().any(into) && !c.1.iter().any(into))
+                || (!self.converts_to.is_empty()
+                    && !c.1.is_empty()
+                    && !c.1.iter().any(into)
+                    && c.1.iter().all(|s| self.request.known.contains(s)))
         })
     }
 
@@ -1343,6 +1366,12 @@ mod tests {
         assert!(!guards(&rename, &p, 1, 0));
         // A tool that reads something else may serve another part ("make a deck using Wikipedia").
         assert!(!guards(&rename, &p, 2, 0));
+        // "my notion page is out of date. Update it": what "it" stands for is named elsewhere.
+        let mut pronoun = request(&["update"], &[1, 10], &[]);
+        pronoun.object_words = vec!["it".to_string()];
+        assert!(guards(&pronoun, &p, 0, 0));
+        assert!(!guards(&pronoun, &p, 1, 0));
+        assert!(!guards(&pronoun, &p, 2, 0), "tickets are named nowhere");
         // … unless the request is not in English and asks one thing: what it acts on is not read, so any
         // tool that only reads is taken as reading it ("Erstell mir im Google Kalender einen Termin").
         let mut foreign = on(&["update"], "word10");
@@ -1690,6 +1719,12 @@ mod tests {
         assert!(!Guard::new(&r, &p, &pairs).bars(1, 0));
         r.converts_to.clear();
         assert!(!Guard::new(&r, &p, &pairs).bars(0, 0), "no format named");
+        // "convert lease.pdf into an editable word .docx" → convert_to_pdf (13: pdf).
+        p.tools[0].converts = Some(Box::new((vec![], vec![13])));
+        r.converts_to = ["word12", "word10"].map(String::from).to_vec();
+        assert!(!Guard::new(&r, &p, &pairs).bars(0, 0), "pdf is no word of the request: another format");
+        r.known.insert(13);
+        assert!(Guard::new(&r, &p, &pairs).bars(0, 0), "it makes what the request converts from");
     }
 
     #[test]

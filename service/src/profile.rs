@@ -95,7 +95,8 @@ pub(crate) struct ToolProfile {
     /// or on what `RUNNABLE` names (`execute_sql`, `run_python_code`; not `run_container`).
     pub runs_given: bool,
     /// What it converts from and to, when its name says so (`docx-to-markdown`, `convert_md_to_pdf`: no
-    /// action, or converting only, and a "to" between two words): the terms before and after the "to".
+    /// action, or converting only, and a "to" between two words): the terms before and after the "to" (none
+    /// before it for `convert_to_pdf`).
     pub converts: Option<Box<(Vec<TermId>, Vec<TermId>)>>,
     /// The compound nouns its name, title or description uses (`compounds::in_text`): a "heart rate" tool
     /// uses "rate" as a part of that.
@@ -284,7 +285,7 @@ impl Profiles {
                     words.iter().flat_map(|w| terms(w)).filter_map(|t| p.id(&t)).collect()
                 };
                 let (source, target) = (ids(&name_list[from..at]), ids(&name_list[at + 1..]));
-                (!source.is_empty() && !target.is_empty()).then(|| Box::new((source, target)))
+                (!target.is_empty()).then(|| Box::new((source, target)))
             });
             p.tools.push(ToolProfile {
                 described,
@@ -306,7 +307,46 @@ impl Profiles {
         df.resize(p.texts.len(), 0);
         p.idf = df.iter().map(|&d| (1.0 + n / (d as f32 + 1.0)).ln()).collect();
         p.mark_runners();
+        p.alias_first_words(snap);
         p
+    }
+
+    /// Makes the first word of a server's name of several words an alias of it when the model does not know
+    /// that word and nothing else of the catalog uses it — no other server's name, title or description, no
+    /// other server's tool: "in vectra" names `vectra-ai-rux-mcp-server`, "my npm package" `NPM Sentinel
+    /// MCP`; "crypto" does not name `crypto-feargreed-mcp`, other servers' tools use it. A name written as
+    /// one word with capitals inside (`EduBase`) has its alias already (`alias_names`).
+    fn alias_first_words(&mut self, snap: &Snapshot) {
+        let mut candidates: HashMap<TermId, usize> = HashMap::new();
+        for (si, s) in self.servers.iter().enumerate() {
+            let Some(&first) = s.service.first().filter(|_| s.service.len() > 1) else { continue };
+            let name = &snap.servers[si].name;
+            let written =
+                words(&split_name(name)).into_iter().find(|w| terms(w).first().and_then(|t| self.id(t)) == Some(first));
+            let unknown = written.is_some_and(|w| {
+                w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !self.known_words.contains(&w)
+            });
+            if unknown && joined_name(name).is_none() && !s.aliases.contains(&first) {
+                candidates.insert(first, si);
+            }
+        }
+        let mut used_elsewhere: HashSet<TermId> = HashSet::new();
+        for (si, s) in self.servers.iter().enumerate() {
+            used_elsewhere.extend(s.terms.iter().filter(|t| candidates.get(t).is_some_and(|&owner| owner != si)));
+        }
+        for (t, tool) in self.tools.iter().zip(&snap.tools) {
+            let si = tool.server as usize;
+            for id in t.name.iter().chain(t.description.iter()) {
+                if candidates.get(id).is_some_and(|&owner| owner != si) {
+                    used_elsewhere.insert(*id);
+                }
+            }
+        }
+        for (first, si) in candidates {
+            if !used_elsewhere.contains(&first) {
+                self.servers[si].aliases.push(first);
+            }
+        }
     }
 
     /// Sets `ToolProfile::runs_given` of every tool, once its words are all known.
@@ -878,6 +918,40 @@ mod tests {
         assert_eq!(named("kick off the nightly_etl DAG now"), "", "\"now\" is not ServiceNow");
         assert_eq!(named("raise a ServiceNow incident: VPN down"), "ServiceNow");
         assert_eq!(named("trigger the airflow DAG now"), "Airflow");
+    }
+
+    #[test]
+    fn a_first_word_the_model_does_not_know_and_no_other_server_uses_names_its_server() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let catalog = dir.path().join("catalog.jsonl");
+        let server = |name: &str, tool: &str, description: &str| {
+            format!(
+                r#"{{"name": "{name}", "description": "", "summary": "", "tools": [{{"name": "{tool}", "description": "{description}", "parameter": {{}}}}]}}"#
+            )
+        };
+        let lines = [
+            server("vectra-ai-rux", "list_lockdown_entities", "List hosts in lockdown"),
+            server("crypto-feargreed", "get_index", "The fear and greed index"),
+            server("coin-prices", "get_price", "Price of a crypto coin"),
+            server("desktop-commander", "read_file", "Read a file"),
+        ]
+        .join("\n");
+        std::fs::write(&catalog, lines + "\n").expect("writes");
+        let embedder = toolscout_test_support::hash_embedder();
+        let index = toolscout_test_support::index_of(&catalog, &dir.path().join("index"), embedder.as_ref());
+        let snap = toolscout_indexer::Snapshot::open(&toolscout_indexer::IndexDir::new(&index)).expect("snapshot");
+        let p = Profiles::new(&snap, ["desktop"].into_iter().map(String::from).collect());
+        let named = |text: &str| {
+            let names: Vec<&str> = crate::analysis::Analysis::new(text, &p)
+                .named_servers
+                .iter()
+                .map(|&s| snap.servers[s].name.as_str())
+                .collect();
+            names.join(",")
+        };
+        assert_eq!(named("put host 7 into lockdown in vectra"), "vectra-ai-rux");
+        assert_eq!(named("how greedy is crypto today"), "", "another server's tool uses \"crypto\"");
+        assert_eq!(named("save it to my desktop"), "", "a word the model knows");
     }
 
     #[test]

@@ -9,16 +9,21 @@ use crate::profile::Profiles;
 /// document from the collection" removes it from Typesense, and Chroma's `delete_documents` does not; "I'm in
 /// the mood for music from the 90s. Can you suggest songs …" names no service).
 ///
-/// `analyses[0]` is the whole request's; `analyses[i + 1]` is part `i`'s, a scene part when `context[i]`.
-pub(crate) fn lend_scene_services(analyses: &mut [Analysis], context: &[bool], profiles: &Profiles) {
+/// A part that only tells what someone did, left out of the parts, sets the scene too: "Customer asked a
+/// follow-up in Intercom conversation 21874; I need a way to post a reply to that conversation" replies in
+/// Intercom.
+///
+/// `analyses[0]` is the whole request's; `analyses[i + 1]` is part `i`'s, a scene part when `context[i]`;
+/// `told` are those of the parts that only tell what was done.
+pub(crate) fn lend_scene_services(analyses: &mut [Analysis], context: &[bool], told: &[Analysis], profiles: &Profiles) {
     let written_as_name = |a: &Analysis, n: usize| {
         let server = &profiles.servers[n];
         (!server.service.is_empty() && server.service.iter().all(|t| a.proper.contains(t)))
             || server.aliases.iter().any(|t| a.proper.contains(t))
     };
     let mut scene_named: Vec<usize> = Vec::new();
-    for (i, _) in context.iter().enumerate().filter(|&(_, c)| *c) {
-        let scene = &analyses[i + 1];
+    let scenes = context.iter().enumerate().filter(|&(_, c)| *c).map(|(i, _)| &analyses[i + 1]).chain(told);
+    for scene in scenes {
         scene_named.extend(scene.named_servers.iter().copied().filter(|&n| written_as_name(scene, n)));
     }
     scene_named.sort_unstable();

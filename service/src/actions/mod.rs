@@ -475,6 +475,28 @@ fn failed_at(words: &[&str], at: usize) -> bool {
     at >= 2 && words[at - 1] == "to" && FAILED.contains(&words[at - 2])
 }
 
+/// Whether the verb at `at` in `words` opens a clause of time after its subject: "before *I bump* the pom,
+/// was 3.14.0 ever published …" says when, not what is asked.
+fn said_when(words: &[&str], at: usize) -> bool {
+    at >= 2 && ["i", "we", "you"].contains(&words[at - 1]) && TIME_CLAUSES.contains(&words[at - 2])
+}
+
+/// Whether the verb at `at` in `words` opens a clause of purpose after its subject: "need the packet capture
+/// for detection 5521 *so I can open* it in wireshark", "so that we can …". An action there that is no
+/// reading is the asker's own, once served (`request_actions`); a reading one still says what the request
+/// is for ("pull the failure logs so I can *see* what broke", "load it into sqlite so I can *query* it").
+fn said_for(words: &[&str], at: usize) -> bool {
+    let mut j = at;
+    while j > 0 && ["can", "could", "will", "may", "might"].contains(&words[j - 1]) {
+        j -= 1;
+    }
+    let subject = j >= 2 && ["i", "we"].contains(&words[j - 1]);
+    subject && (words[j - 2] == "so" || (j >= 3 && words[j - 2] == "that" && words[j - 3] == "so"))
+}
+
+/// Words that open a clause of time (`said_when`).
+const TIME_CLAUSES: [&str; 7] = ["before", "after", "when", "while", "once", "until", "whenever"];
+
 /// Words that say a verb after "to" did not happen (`failed_at`).
 const FAILED: [&str; 7] = ["failed", "fails", "fail", "failing", "unable", "refuses", "refused"];
 
@@ -625,10 +647,17 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || denied_at(refs, at)
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
+                || said_when(refs, at)
+                || (said_for(refs, at) && table.class(a.family) != EffectClass::Read)
                 || gerund_after_to(refs, at)
                 || (!out.is_empty() && reports_the_outcome(refs, at))
                 || (!wanted_done && done_at(refs, a.at, earlier));
-            (at == 0 || VERB_LEADS.contains(&refs[at - 1]) || command_before(refs, at) || wanted_done) && !not_meant
+            (at == 0
+                || VERB_LEADS.contains(&refs[at - 1])
+                || command_before(refs, at)
+                || wanted_done
+                || said_of_a_tool(refs, at))
+                && !not_meant
         };
         if asked {
             // "where can I charge my car" asks where to do it: finding a place, not charging.
@@ -638,6 +667,24 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         }
     });
     out
+}
+
+/// Nouns an agent names what it looks for by: "need a *tool* that removes …", "any *way* which lists …".
+#[rustfmt::skip]
+const TOOL_NOUNS: [&str; 20] = [
+    "tool", "tools", "way", "ways", "something", "anything", "capability", "function", "api", "method", "utility",
+    "endpoint", "integration", "option", "feature", "command", "mechanism", "plugin", "skill", "mcp",
+];
+
+/// Whether the verb at `at` of a clause's words `refs` says what a tool the request looks for does: after
+/// "that" or "which" after a noun that names it (`TOOL_NOUNS`: "need a tool that *removes* the key …"), or
+/// as a gerund after "for" ("a tool for *deleting* …"). "Accepts" says what the tool takes, not what it
+/// does ("a tool that accepts a URL …").
+fn said_of_a_tool(refs: &[&str], at: usize) -> bool {
+    at >= 2
+        && TOOL_NOUNS.contains(&refs[at - 2])
+        && !refs[at].starts_with("accept")
+        && (["that", "which"].contains(&refs[at - 1]) || (refs[at - 1] == "for" && refs[at].ends_with("ing")))
 }
 
 /// Whether the verb at `at` in `words` (a clause's words) is led to (`VERB_LEADS`) from "where": "*where*
@@ -687,14 +734,21 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
 }
 
 /// Whether `text` (one intent of a request) only says what to leave as it is: "leave the other sheets
-/// alone", "keep everything else untouched" — a bound on another part, not a request of its own.
+/// alone", "keep everything else untouched", "the other tabs should stay" — a bound on another part, not
+/// a request of its own.
 pub(crate) fn only_bounds_another(text: &str) -> bool {
     let words = request_words(text);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     // Phrases are matched on whole words ("keep the restaurant list" says nothing of "the rest").
     let spaced = format!(" {} ", words.join(" "));
-    words.first().is_some_and(|w| ["leave", "keep", "don't", "dont", "do"].contains(&w.as_str()))
-        && (words.iter().any(|w| ["alone", "untouched", "intact", "unchanged", "touch"].contains(&w.as_str()))
-            || [" as is ", " everything else ", " the rest "].iter().any(|p| spaced.contains(p)))
+    let leaves = words.first().is_some_and(|w| ["leave", "keep", "don't", "dont", "do"].contains(&w.as_str()))
+        && (has(&["alone", "untouched", "intact", "unchanged", "touch"])
+            || [" as is ", " everything else ", " the rest "].iter().any(|p| spaced.contains(p)));
+    let stays = words.first().is_some_and(|w| ["the", "everything", "all", "any"].contains(&w.as_str()))
+        && has(&["other", "others", "rest", "remaining", "else"])
+        && has(&["stay", "stays", "remain", "remains"])
+        && request_actions(families(), text).is_empty();
+    leaves || stays
 }
 
 /// Words that open a statement of who does or has something (`only_sets_the_scene`).
@@ -804,7 +858,7 @@ fn clause_verbs<'w>(table: &Families, words: &'w [String]) -> (Vec<&'w str>, Vec
 /// determiner follows it.
 fn unknown_verb_at(refs: &[&str], known: &[usize], i: usize) -> bool {
     let Some(&word) = refs.get(i) else { return false };
-    (i == 0 || VERB_LEADS.contains(&refs[i - 1]))
+    (i == 0 || VERB_LEADS.contains(&refs[i - 1]) || said_of_a_tool(refs, i))
         && !known.contains(&i)
         && !known.iter().any(|&k| light_verb_before(refs, k) == Some(i))
         && !VERB_LEADS.contains(&word)
@@ -1093,6 +1147,17 @@ mod tests {
     }
 
     #[test]
+    fn what_a_tool_looked_for_does_is_asked() {
+        let t = families();
+        let asked = |text: &str| request_actions(t, text).iter().map(|a| t.name(a.family)).collect::<Vec<_>>();
+        assert_eq!(asked("Need a tool that removes the key 'session:8841' from the cache"), ["delete"]);
+        assert_eq!(asked("is there anything which lists my open invoices"), ["list"]);
+        assert_eq!(asked("looking for a tool for deleting old branches"), ["delete"]);
+        assert!(asked("need a tool that accepts a URL").is_empty(), "what it takes");
+        assert!(asked("the script that deletes old logs keeps failing").is_empty(), "a script is no tool looked for");
+    }
+
+    #[test]
     fn undoing_names_and_denied_verbs_are_read_as_meant() {
         assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
         assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
@@ -1136,6 +1201,12 @@ mod tests {
         check("can you delete ~/tmp/old.log please", &["delete"]);
         check("where can I charge my electric car near Munich", &["search"]);
         check("where do I buy train tickets to Lyon", &["search"]);
+        check("before I bump the pom, check that 3.14.0 was published", &["get"]);
+        check("get the packet capture for detection 5521 so I can open it in wireshark", &["get"]);
+        check("load the csv into sqlite so that I can query it", &["get", "search"]);
+        check("which shows can I stream that I can play offline", &["play", "play"]);
+        check("we retired Jenkins, so remove the SonarQube webhook", &["delete"]);
+        check("cut host 7 off from the network", &["lock"]);
         // Looking for the means of a request is not what it asks.
         check("Looking for a tool that permanently deletes the Stripe customer cus_Q1", &["delete"]);
         check("can you find me a way to export my notes", &["download"]);
@@ -1224,6 +1295,9 @@ mod tests {
         assert!(!only_bounds_another("keep the meeting notes in my notion workspace"));
         assert!(only_bounds_another("keep the rest as-is"));
         assert!(!only_bounds_another("keep the restaurant booking in my calendar"));
+        assert!(only_bounds_another("the other tabs should stay"));
+        assert!(only_bounds_another("everything else remains as it was"));
+        assert!(!only_bounds_another("the other team wants to stay informed, email them the notes"), "it asks");
         // Requests in German, French, Spanish and Italian open with verbs of `foreign_verbs.txt`, matched
         // as written.
         check("Lösche das Asana-Projekt 'Q2 Kampagne' komplett", &["delete"]);
