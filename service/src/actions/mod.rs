@@ -372,11 +372,13 @@ pub(crate) const VERB_LEADS: [&str; 41] = [
 ];
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
-/// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing.
-const IDIOMS: [(&[&str], &[&str]); 3] = [
+/// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing,
+/// "drop a red marker at 00:02:15" deletes nothing (it places one; "drop the table" deletes).
+const IDIOMS: [(&[&str], &[&str]); 4] = [
     (&["pay", "pays", "paying", "paid"], &["attention", "heed"]),
     (&["make", "makes", "making", "made"], &["sure", "certain"]),
     (&["take", "takes", "taking", "took"], &["care", "account"]),
+    (&["drop", "drops", "dropping", "dropped"], &["a", "an"]),
 ];
 
 /// Verbs that say little themselves, each with the nouns it takes its action from: "*take* a screenshot of
@@ -1207,6 +1209,8 @@ mod tests {
         check("which shows can I stream that I can play offline", &["play", "play"]);
         check("we retired Jenkins, so remove the SonarQube webhook", &["delete"]);
         check("cut host 7 off from the network", &["lock"]);
+        check("is there a tool that drops a red marker on my timeline", &[]);
+        check("drop the temp_import collection", &["delete"]);
         // Looking for the means of a request is not what it asks.
         check("Looking for a tool that permanently deletes the Stripe customer cus_Q1", &["delete"]);
         check("can you find me a way to export my notes", &["download"]);
