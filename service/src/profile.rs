@@ -892,29 +892,41 @@ mod tests {
         assert!(alias_names("stripe", 1).is_empty(), "its own service word names it already");
     }
 
-    #[test]
-    fn a_name_of_function_words_names_its_server_by_its_alias_alone() {
+    /// The servers of a catalog of `servers` (name, tool, tool description) that `text` names, joined by
+    /// commas, with `known` as the model's words.
+    fn names_in_catalog(servers: &[(&str, &str, &str)], known: &[&str]) -> impl Fn(&str) -> String {
         let dir = tempfile::tempdir().expect("tempdir");
         let catalog = dir.path().join("catalog.jsonl");
-        let server = |name: &str, tool: &str| {
-            format!(
-                r#"{{"name": "{name}", "description": "", "summary": "", "tools": [{{"name": "{tool}", "description": "{tool}", "parameter": {{}}}}]}}"#
-            )
-        };
-        let lines = [server("ServiceNow", "create_incident"), server("Airflow", "trigger_dag_run")].join("\n");
-        std::fs::write(&catalog, lines + "\n").expect("writes");
+        let lines: Vec<String> = servers
+            .iter()
+            .map(|(name, tool, description)| {
+                format!(
+                    r#"{{"name": "{name}", "description": "", "summary": "", "tools": [{{"name": "{tool}", "description": "{description}", "parameter": {{}}}}]}}"#
+                )
+            })
+            .collect();
+        std::fs::write(&catalog, lines.join("\n") + "\n").expect("writes");
         let embedder = toolscout_test_support::hash_embedder();
         let index = toolscout_test_support::index_of(&catalog, &dir.path().join("index"), embedder.as_ref());
         let snap = toolscout_indexer::Snapshot::open(&toolscout_indexer::IndexDir::new(&index)).expect("snapshot");
-        let p = Profiles::new(&snap, HashSet::new());
-        let named = |text: &str| {
+        let p = Profiles::new(&snap, known.iter().map(|w| w.to_string()).collect());
+        move |text: &str| {
+            let _dir = &dir;
             let names: Vec<&str> = crate::analysis::Analysis::new(text, &p)
                 .named_servers
                 .iter()
                 .map(|&s| snap.servers[s].name.as_str())
                 .collect();
             names.join(",")
-        };
+        }
+    }
+
+    #[test]
+    fn a_name_of_function_words_names_its_server_by_its_alias_alone() {
+        let named = names_in_catalog(
+            &[("ServiceNow", "create_incident", "create_incident"), ("Airflow", "trigger_dag_run", "trigger_dag_run")],
+            &[],
+        );
         assert_eq!(named("kick off the nightly_etl DAG now"), "", "\"now\" is not ServiceNow");
         assert_eq!(named("raise a ServiceNow incident: VPN down"), "ServiceNow");
         assert_eq!(named("trigger the airflow DAG now"), "Airflow");
@@ -922,33 +934,15 @@ mod tests {
 
     #[test]
     fn a_first_word_the_model_does_not_know_and_no_other_server_uses_names_its_server() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let catalog = dir.path().join("catalog.jsonl");
-        let server = |name: &str, tool: &str, description: &str| {
-            format!(
-                r#"{{"name": "{name}", "description": "", "summary": "", "tools": [{{"name": "{tool}", "description": "{description}", "parameter": {{}}}}]}}"#
-            )
-        };
-        let lines = [
-            server("vectra-ai-rux", "list_lockdown_entities", "List hosts in lockdown"),
-            server("crypto-feargreed", "get_index", "The fear and greed index"),
-            server("coin-prices", "get_price", "Price of a crypto coin"),
-            server("desktop-commander", "read_file", "Read a file"),
-        ]
-        .join("\n");
-        std::fs::write(&catalog, lines + "\n").expect("writes");
-        let embedder = toolscout_test_support::hash_embedder();
-        let index = toolscout_test_support::index_of(&catalog, &dir.path().join("index"), embedder.as_ref());
-        let snap = toolscout_indexer::Snapshot::open(&toolscout_indexer::IndexDir::new(&index)).expect("snapshot");
-        let p = Profiles::new(&snap, ["desktop"].into_iter().map(String::from).collect());
-        let named = |text: &str| {
-            let names: Vec<&str> = crate::analysis::Analysis::new(text, &p)
-                .named_servers
-                .iter()
-                .map(|&s| snap.servers[s].name.as_str())
-                .collect();
-            names.join(",")
-        };
+        let named = names_in_catalog(
+            &[
+                ("vectra-ai-rux", "list_lockdown_entities", "List hosts in lockdown"),
+                ("crypto-feargreed", "get_index", "The fear and greed index"),
+                ("coin-prices", "get_price", "Price of a crypto coin"),
+                ("desktop-commander", "read_file", "Read a file"),
+            ],
+            &["desktop"],
+        );
         assert_eq!(named("put host 7 into lockdown in vectra"), "vectra-ai-rux");
         assert_eq!(named("how greedy is crypto today"), "", "another server's tool uses \"crypto\"");
         assert_eq!(named("save it to my desktop"), "", "a word the model knows");
