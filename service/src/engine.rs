@@ -601,15 +601,13 @@ impl Engine {
                 .collect()
         };
         // One pass for the whole request, and one per intent when it asks for several things.
-        let mut parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
+        let parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
         // A part that only tells what someone did is context, not a part of the request.
         let table = crate::actions::families();
-        let told: Vec<String> = parts
-            .iter()
-            .filter(|p| crate::actions::only_tells_what_was_done(table, &p.text))
-            .map(|p| p.text.clone())
-            .collect();
-        parts.retain(|p| !crate::actions::only_tells_what_was_done(table, &p.text));
+        let (told, asked): (Vec<_>, Vec<_>) =
+            parts.into_iter().partition(|p| crate::actions::only_tells_what_was_done(table, &p.text));
+        let told: Vec<String> = told.into_iter().map(|p| p.text).collect();
+        let mut parts = asked;
         if parts.len() < 2 {
             parts.clear();
         }
