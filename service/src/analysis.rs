@@ -663,7 +663,12 @@ impl Analysis {
             .filter(|w| terms(w).last().is_some_and(|t| written_plural(w, t)))
             .and_then(|w| terms(w).last().and_then(|t| profiles.id(t)));
         let unread = |words: Vec<String>| if foreign { Vec::new() } else { words };
+        // What it tells was done already is not asked either: "I've loaded /music/take3.wav; give me the
+        // beat timestamps" is not served by `load`.
         let mut denied = crate::actions::denied_actions(families(), &masked);
+        denied.extend(crate::actions::done_actions(families(), &masked));
+        denied.sort_unstable();
+        denied.dedup();
         denied.retain(|f| !families_seen.contains(f));
         let (denied_terms, denied_heads, wanted) = unwanted_terms(&raw, &ends, profiles);
         let composes = !foreign

@@ -383,8 +383,12 @@ impl Profiles {
         service: &HashSet<TermId>,
     ) -> NameObject {
         let verb_terms: HashSet<String> = actions.iter().flat_map(|a| terms(&a.verb)).collect();
+        // In a tool's name "node" is a thing (`get_nodes`, `update_node`), not the runtime a server is built on.
         let names_a_thing_but_service = |w: &str| {
-            !NOISE.contains(&w) && !STOP.contains(&w) && w.len() >= 2 && !w.chars().all(|c| c.is_ascii_digit())
+            (w == "node" || !NOISE.contains(&w))
+                && !STOP.contains(&w)
+                && w.len() >= 2
+                && !w.chars().all(|c| c.is_ascii_digit())
         };
         let names_a_thing = |id: TermId, w: &str| !service.contains(&id) && names_a_thing_but_service(w);
         let object: Vec<TermId> = self
@@ -869,6 +873,7 @@ mod tests {
         let mut p = Profiles::default();
         let sheet = p.intern("sheet");
         let notion = p.intern("notion");
+        let kubectl = p.intern("kubectl");
         let mut object = |name: &str, service: TermId| {
             let name_words = split_name(name);
             let list = words(&name_words);
@@ -881,6 +886,11 @@ mod tests {
         assert_eq!(object("create_sheet", sheet), (vec!["sheet".into()], Some("sheet".into()), true));
         assert_eq!(object("create_row", sheet), (vec!["row".into()], Some("row".into()), false));
         assert_eq!(object("notion_search", notion), (vec![], None, false), "a prefix names no thing");
+        assert_eq!(
+            object("get_nodes", kubectl),
+            (vec!["node".into()], Some("node".into()), false),
+            "a node is a thing"
+        );
     }
 
     #[test]

@@ -302,7 +302,10 @@ impl Families {
                     continue;
                 }
             }
-            if let Some(&family) = self.forms.get(words[i]) {
+            if let Some((family, phrase)) = self.around_a_pronoun(words, i) {
+                out.push(Action { family, verb: phrase, at: i, len: 1 });
+            } else if let Some(&family) = self.forms.get(words[i]) {
+                let family = self.put_into(words, i).unwrap_or(family);
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             } else if let Some((family, phrase)) = self.split_phrase(words, i) {
                 out.push(Action { family, verb: phrase, at: i, len: 1 });
@@ -324,8 +327,30 @@ impl Families {
         let verb_at = |k: usize| self.forms.contains_key(words[k]) && !noun_after(words[k - 1]);
         (i + 2..words.len().min(i + 8)).take_while(|&j| !verb_at(j - 1)).find_map(|j| {
             let phrase = format!("{} {}", words[i], words[j]);
-            PARTICLES.contains(&words[j]).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
+            // "let me know …" asks the assistant to answer, not to notify anyone.
+            let answers = words[j] == "know" && ["me", "us"].contains(&words[i + 1]);
+            (PARTICLES.contains(&words[j]) && !answers).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
         })
+    }
+
+    /// A verb that reads, with "into" after what it acts on, puts it somewhere (`upload`): "*load* every PDF
+    /// under /data/contracts *into* our knowledge graph", "pull the rows into a sheet" — not "load the
+    /// report" or "look into it".
+    fn put_into(&self, words: &[&str], i: usize) -> Option<Family> {
+        let form = words[i];
+        let moves = ["load", "loads", "loaded", "loading", "pull", "pulls", "pulled", "pulling"].contains(&form);
+        (moves && words.iter().skip(i + 2).take(8).any(|w| *w == "into")).then(|| self.by_name("upload")).flatten()
+    }
+
+    /// A two-word phrase of a verb and its particle written around a pronoun: "*pull* it *back*", "*shut*
+    /// them *down*", "*kick* it *off*" — the phrase, even where the verb alone is a form ("pull" downloads).
+    fn around_a_pronoun(&self, words: &[&str], i: usize) -> Option<(Family, String)> {
+        let (pronoun, particle) = (words.get(i + 1)?, words.get(i + 2)?);
+        if !PRONOUN_OBJECTS.contains(pronoun) || !PARTICLES.contains(particle) {
+            return None;
+        }
+        let phrase = format!("{} {}", words[i], particle);
+        self.forms.get(&phrase).map(|&f| (f, phrase))
     }
 
     /// The actions of the forms in Chinese or Japanese (`unspaced`) inside `word`, in the order they occur
@@ -360,16 +385,32 @@ impl Families {
 
 /// The particles a phrase's verb may be written apart from (`Families::split_phrase`); not "in", which
 /// more often opens a place ("sign the form in the office").
-const PARTICLES: [&str; 6] = ["back", "up", "down", "off", "out", "on"];
+const PARTICLES: [&str; 7] = ["back", "up", "down", "off", "out", "on", "know"];
+
+/// Pronouns a phrase of a verb and its particle is written around (`Families::around_a_pronoun`).
+const PRONOUN_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those", "everything"];
 
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*").
 #[rustfmt::skip]
-pub(crate) const VERB_LEADS: [&str; 41] = [
+pub(crate) const VERB_LEADS: [&str; 40] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
-    "want", "need", "wanna", "gotta", "i'd", "i'll", "ok", "permanently", "immediately", "bulk", "batch", "so",
+    "want", "need", "wanna", "gotta", "i'd", "ok", "permanently", "immediately", "bulk", "batch", "so",
 ];
+
+/// Adverbs between a word that leads to a verb and the verb: "can you *actually* buy …" (`led_to`); not
+/// after any other word ("was it ever *actually* published" asks nothing).
+const LED_ADVERBS: [&str; 8] =
+    ["actually", "really", "simply", "maybe", "possibly", "somehow", "directly", "automatically"];
+
+/// Whether the word before `at` in `words` leads to a verb there (`VERB_LEADS`), itself or across an adverb
+/// (`LED_ADVERBS`).
+fn led_to(words: &[&str], at: usize) -> bool {
+    at >= 1
+        && (VERB_LEADS.contains(&words[at - 1])
+            || (at >= 2 && LED_ADVERBS.contains(&words[at - 1]) && VERB_LEADS.contains(&words[at - 2])))
+}
 
 /// A verb (any form listed) followed within two words by one of the words beside it is an idiom, not the
 /// action: "pay special attention to the footnotes" pays nothing, "make sure the tests pass" creates nothing,
@@ -482,6 +523,37 @@ fn failed_at(words: &[&str], at: usize) -> bool {
 fn said_when(words: &[&str], at: usize) -> bool {
     at >= 2 && ["i", "we", "you"].contains(&words[at - 1]) && TIME_CLAUSES.contains(&words[at - 2])
 }
+
+/// Whether the verb at `at` in `words` is said of a thing the request names, in a clause that describes it
+/// after its subject: "the one *where we search* audit logs", "presenter notes *that only I see*", "a PNG
+/// image *I can email* her". The request does not ask it ("where can I buy …" asks where: `asks_where`).
+fn said_of_a_thing(words: &[&str], at: usize) -> bool {
+    let subject = |k: usize| ["i", "we", "you", "they"].contains(&words[k]);
+    let adverb = |k: usize| ["only", "just", "usually", "always", "already", "normally"].contains(&words[k]);
+    let mut j = at;
+    while j > 0 && adverb(j - 1) {
+        j -= 1;
+    }
+    // "… where we search", "… that only I see", "… that I only see".
+    let relative = j >= 2 && subject(j - 1) && {
+        let mut r = j - 2;
+        while r > 0 && adverb(r) {
+            r -= 1;
+        }
+        r >= 1 && RELATIVES.contains(&words[r]) && !VERB_LEADS.contains(&words[r - 1])
+    };
+    // "an image I can email her": a subject and "can" right after a thing.
+    let contact = at >= 3
+        && ["can", "could"].contains(&words[at - 1])
+        && subject(at - 2)
+        && !VERB_LEADS.contains(&words[at - 3])
+        && !RELATIVES.contains(&words[at - 3])
+        && !["how", "what", "where", "when", "why", "if", "whether", "so"].contains(&words[at - 3]);
+    relative || contact
+}
+
+/// Words that open a clause describing a thing (`said_of_a_thing`).
+const RELATIVES: [&str; 5] = ["that", "which", "where", "who", "whom"];
 
 /// Whether the verb at `at` in `words` opens a clause of purpose after its subject: "need the packet capture
 /// for detection 5521 *so I can open* it in wireshark", "so that we can …". An action there that is no
@@ -650,15 +722,12 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
                 || said_when(refs, at)
+                || said_of_a_thing(refs, at)
                 || (said_for(refs, at) && table.class(a.family) != EffectClass::Read)
                 || gerund_after_to(refs, at)
                 || (!out.is_empty() && reports_the_outcome(refs, at))
                 || (!wanted_done && done_at(refs, a.at, earlier));
-            (at == 0
-                || VERB_LEADS.contains(&refs[at - 1])
-                || command_before(refs, at)
-                || wanted_done
-                || said_of_a_tool(refs, at))
+            (at == 0 || led_to(refs, at) || command_before(refs, at) || wanted_done || said_of_a_tool(refs, at))
                 && !not_meant
         };
         if asked {
@@ -730,9 +799,18 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
     let tells = opens_with_subject || words.iter().any(|w| TELLING.contains(&w.as_str()));
     tells
         && !text.contains('?')
-        && !words.iter().any(|w| ASKS.contains(&w.as_str()))
+        && !words.iter().enumerate().any(|(i, w)| ASKS.contains(&w.as_str()) && !wish_of_another(&words, i))
         && !clause_openers(text).iter().any(|w| crate::analysis::QUESTIONS.contains(&w.as_str()))
         && request_actions(table, text).is_empty()
+}
+
+/// Whether the word at `i` of `words` tells what someone else wants, after a noun: "the team *wants* its own
+/// space in Slack", "HR *needs* it before Friday" set the scene of the part that asks; "it needs …", "this
+/// needs …" ask.
+fn wish_of_another(words: &[String], i: usize) -> bool {
+    ["wants", "needs"].contains(&words[i].as_str())
+        && i >= 1
+        && !["it", "this", "that", "which", "who", "he", "she", "one"].contains(&words[i - 1].as_str())
 }
 
 /// Whether `text` (one intent of a request) only says what to leave as it is: "leave the other sheets
@@ -790,6 +868,24 @@ pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
                 || (wanted_done && denied_at(refs, a.at - 2)))
             && !out.contains(&a.family)
         {
+            out.push(a.family);
+        }
+    });
+    out
+}
+
+/// The actions the asker tells they did already (`done_at`, right after "I" or "we"): "loaded" of "I've
+/// loaded /music/take3.wav; give me the beat timestamps". Not what was done by anyone ("now that all the
+/// items are added, solve the model": adding was a step before).
+pub(crate) fn done_actions(table: &Families, text: &str) -> Vec<Family> {
+    let mut out = Vec::new();
+    each_action(table, text, |refs, a, _, earlier| {
+        let mut s = a.at;
+        while s > 0 && ["already", "just", "have", "had", "also"].contains(&refs[s - 1]) {
+            s -= 1;
+        }
+        let by_me = s > 0 && ["i", "we", "i've", "we've", "ive", "i'd", "we'd"].contains(&refs[s - 1]);
+        if by_me && done_at(refs, a.at, earlier) && !out.contains(&a.family) {
             out.push(a.family);
         }
     });
@@ -1160,6 +1256,38 @@ mod tests {
     }
 
     #[test]
+    fn phrases_adverbs_and_clauses_that_describe_a_thing() {
+        let t = families();
+        let asked = |text: &str| request_actions(t, text).iter().map(|a| t.name(a.family)).collect::<Vec<_>>();
+        // A phrase written around a pronoun is the phrase, though its verb alone is a form.
+        assert_eq!(asked("pull it back so they can no longer sign it"), ["cancel"]);
+        assert_eq!(asked("pull the report from the server"), ["download"]);
+        // "let … know" notifies; "let me know" asks the assistant to answer.
+        assert_eq!(asked("let the QA group know that build 42 is ready"), ["send"]);
+        assert!(asked("let me know whether build 42 is ready").is_empty());
+        // An adverb between a word that leads to a verb and the verb; not after any other word.
+        assert_eq!(asked("can you actually buy me a seat on G1033"), ["pay"]);
+        assert!(asked("was 3.14.0 ever actually published to maven central").is_empty());
+        // A clause that describes a thing does not ask its verb.
+        assert_eq!(asked("delete the user from the project where we search audit logs"), ["delete"]);
+        assert_eq!(asked("add presenter notes that only I see"), ["create"]);
+        assert_eq!(asked("render the page into a PNG image I can email her"), ["generate"]);
+        assert_eq!(asked("so I can see what broke, pull the logs"), ["get", "download"]);
+        // "load … into" puts something somewhere.
+        assert_eq!(asked("load every PDF under /data into our knowledge graph"), ["upload"]);
+        assert_eq!(asked("load the report"), ["get"]);
+        // What the asker did is not asked (`done_actions`); what was done by anyone may be a step before.
+        assert_eq!(
+            done_actions(t, "I've loaded /music/take3.wav; give me the beats")
+                .iter()
+                .map(|&f| t.name(f))
+                .collect::<Vec<_>>(),
+            ["get"]
+        );
+        assert!(done_actions(t, "solve the model now that all the items are added").is_empty());
+    }
+
+    #[test]
     fn undoing_names_and_denied_verbs_are_read_as_meant() {
         assert_eq!(family_of_tool("unsuspend_user").as_deref(), Some("resume"), "the opposite of suspending");
         assert_eq!(family_of_tool("unblock_contact").as_deref(), Some("unlock"));
@@ -1205,7 +1333,8 @@ mod tests {
         check("where do I buy train tickets to Lyon", &["search"]);
         check("before I bump the pom, check that 3.14.0 was published", &["get"]);
         check("get the packet capture for detection 5521 so I can open it in wireshark", &["get"]);
-        check("load the csv into sqlite so that I can query it", &["get", "search"]);
+        // "load … into" puts it somewhere (`Families::put_into`).
+        check("load the csv into sqlite so that I can query it", &["upload", "search"]);
         check("which shows can I stream that I can play offline", &["play", "play"]);
         check("we retired Jenkins, so remove the SonarQube webhook", &["delete"]);
         check("cut host 7 off from the network", &["lock"]);
@@ -1294,6 +1423,9 @@ mod tests {
         assert!(!only_sets_the_scene(t, "I need the weather in Paris"));
         assert!(!only_sets_the_scene(t, "Is the build green"));
         assert!(!only_sets_the_scene(t, "Please reserve it for two guests."));
+        // What someone else wants sets the scene; what "it" needs asks.
+        assert!(only_sets_the_scene(t, "We're kicking off the migration and the team wants its own space in Slack."));
+        assert!(!only_sets_the_scene(t, "We moved the docs and it needs a new home in Notion."));
         assert!(only_bounds_another("leave the other sheets alone"));
         assert!(only_bounds_another("keep everything else as is"));
         assert!(!only_bounds_another("keep the meeting notes in my notion workspace"));
