@@ -530,6 +530,29 @@ pub(crate) struct Analysis {
     /// ("show open pull *requests*"): the head's catalog term. Listing them is what it asks
     /// (`features::features`: `list_pull_requests` does the same action as asked).
     pub listed: Option<TermId>,
+    /// The kinds of the files it names by path, as the catalog's terms of their extensions ("pdf" of
+    /// "/scans/invoice_0412.pdf"; not of a web address).
+    pub file_kinds: Vec<TermId>,
+}
+
+/// The catalog's terms of the extensions of the files `text` names by path (`Analysis::file_kinds`).
+fn file_kinds(text: &str, profiles: &Profiles) -> Vec<TermId> {
+    let mut out = Vec::new();
+    for token in text.split_whitespace().filter(|t| t.contains('/') && !t.contains("://")) {
+        let token = token.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        let name = token.rsplit('/').next().unwrap_or(token);
+        let Some((stem, ext)) = name.rsplit_once('.') else { continue };
+        if stem.is_empty() || !(2..=5).contains(&ext.len()) || !ext.chars().all(|c| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let ids = toolscout_indexer::terms(&ext.to_ascii_lowercase()).into_iter().filter_map(|t| profiles.id(&t));
+        for id in ids {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
 }
 
 impl Analysis {
@@ -720,6 +743,7 @@ impl Analysis {
             compounds: crate::compounds::in_text(text),
             missing_services,
             listed,
+            file_kinds: file_kinds(text, profiles),
         }
     }
 
@@ -732,6 +756,17 @@ impl Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_named_by_path_give_their_kinds() {
+        let mut p = Profiles::default();
+        let (pdf, docx) = (p.intern("pdf"), p.intern("docx"));
+        assert_eq!(file_kinds("rotate pages 2 and 3 of /scans/invoice_0412.pdf by 90 degrees", &p), [pdf]);
+        assert_eq!(file_kinds("switch /docs/report_q2.docx, please", &p), [docx]);
+        assert!(file_kinds("open https://example.com/report.pdf", &p).is_empty(), "a web address");
+        assert!(file_kinds("the report.pdf file", &p).is_empty(), "no path");
+        assert!(file_kinds("merge /data/a.xyz", &p).is_empty(), "a kind the catalog does not know");
+    }
 
     #[test]
     fn a_service_named_inside_quotes_is_carried_not_missing() {

@@ -202,6 +202,8 @@ pub(crate) struct Guard<'a> {
     acted_object: Vec<TermId>,
     /// Every action it shows acts and what the first acts on is only a pronoun ("… signed transaction hex
     /// here, push *it* to the network"): the terms of the whole request, what the pronoun may stand for.
+    /// With them, when every action it shows acts, the kinds of the files it names by path
+    /// (`Analysis::file_kinds`).
     referred: Vec<TermId>,
     /// It is not written in English, asks one thing and only acts (`Analysis::foreign_alone`): what it acts
     /// on is not read, so every tool that only reads is taken as reading what it acts on.
@@ -393,7 +395,7 @@ impl<'a> Guard<'a> {
         // looks something up.
         let object_terms = |wanted: bool| if wanted { ids(&request.object_words) } else { Vec::new() };
         let acted_object = object_terms(only_acts);
-        let referred = if only_acts
+        let mut referred: Vec<TermId> = if only_acts
             && !request.object_words.is_empty()
             && request.object_words.iter().all(|w| REFERRING.contains(&w.as_str()))
         {
@@ -401,6 +403,15 @@ impl<'a> Guard<'a> {
         } else {
             Vec::new()
         };
+        // A file it names by path is what it acts on too: "rotate pages 2 and 3 of /scans/invoice.pdf" is not
+        // served by `read_pdf`.
+        if only_acts {
+            for &k in &request.file_kinds {
+                if !referred.contains(&k) {
+                    referred.push(k);
+                }
+            }
+        }
         let looked_up = object_terms(request.looks_up);
         // What a look-up asks: a question that shows no action asks to get something.
         let lookup_asks: Vec<Family> = match (request.looks_up, request.families.is_empty()) {

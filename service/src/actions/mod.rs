@@ -583,9 +583,15 @@ fn gerund_after_to(words: &[&str], at: usize) -> bool {
 /// Whether the words at `at` ask to be told how what the request asked went: "submit my solution to the judge
 /// and *tell me if* it gets accepted", "rerun the job and *tell me whether* it passes". After another action
 /// that is the outcome of that action, not a look-up of its own. ("tell me how the job went" may need the
-/// job read: left as asked.)
+/// job read: left as asked.) So does handing back what it made: "push it to the network and *give me back*
+/// the txid", "… and *send me back* the link".
 fn reports_the_outcome(words: &[&str], at: usize) -> bool {
-    words.get(at..at + 3).is_some_and(|w| w[0] == "tell" && w[1] == "me" && ["if", "whether"].contains(&w[2]))
+    let told =
+        words.get(at..at + 3).is_some_and(|w| w[0] == "tell" && w[1] == "me" && ["if", "whether"].contains(&w[2]));
+    let handed_back = words
+        .get(at..at + 3)
+        .is_some_and(|w| ["give", "send", "hand"].contains(&w[0]) && ["me", "us"].contains(&w[1]) && w[2] == "back");
+    told || handed_back
 }
 
 /// Words that deny the verb they lead to: "permanently delete the card, not just *archive* it", "don't
@@ -1273,6 +1279,9 @@ mod tests {
         assert_eq!(asked("add presenter notes that only I see"), ["create"]);
         assert_eq!(asked("render the page into a PNG image I can email her"), ["generate"]);
         assert_eq!(asked("so I can see what broke, pull the logs"), ["get", "download"]);
+        // What an action hands back is its outcome, not a look-up of its own.
+        assert_eq!(asked("push this signed transaction to the network and give me back the txid"), ["upload"]);
+        assert_eq!(asked("give me back my last order"), ["get"]);
         // "load … into" puts something somewhere.
         assert_eq!(asked("load every PDF under /data into our knowledge graph"), ["upload"]);
         assert_eq!(asked("load the report"), ["get"]);
