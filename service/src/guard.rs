@@ -853,7 +853,11 @@ impl<'a> Guard<'a> {
         }
         let table = families();
         let makes = |fs: &[Family]| !fs.is_empty() && fs.iter().all(|&f| table.class(f) == EffectClass::Create);
-        if makes(&t.actions) && self.request.action.as_ref().is_some_and(|a| makes(&[a.family])) {
+        // A tool that sends makes a message ("create a new public channel in Slack" → `slack_post_message`,
+        // "Post a new message to a Slack channel").
+        let sends = |fs: &[Family]| !fs.is_empty() && fs.iter().all(|&f| table.name(f) == "send");
+        if (makes(&t.actions) || sends(&t.actions)) && self.request.action.as_ref().is_some_and(|a| makes(&[a.family]))
+        {
             return self.distinguished.iter().any(|&(s, o)| s == server && !t.name.contains(&o));
         }
         on_another_thing(&self.distinguished, t, server)
@@ -1483,7 +1487,7 @@ mod tests {
 
     #[test]
     fn acting_on_a_thing_the_service_tells_apart_is_not_done_on_another_thing() {
-        // Terms: 1 trello, 10 card, 11 list, 12 board.
+        // Terms: 1 trello, 10 card, 11 list, 12 board, 13 message.
         let mut p = catalog(&[(
             1,
             &[
@@ -1491,6 +1495,7 @@ mod tests {
                 (&["get"], &[10], &[]),
                 (&["update"], &[10], &[]),
                 (&["create"], &[12], &[10]),
+                (&["send"], &[13], &[10]),
             ],
         )]);
         let rename_card = || {
@@ -1525,6 +1530,9 @@ mod tests {
         make_card.action =
             Some(crate::actions::Action { family: family("create"), verb: "create".into(), at: 0, len: 1 });
         assert!(Guard::new(&make_card, &p, &[(1, 0), (3, 0)]).bars(3, 0));
+        // So is one that sends, which makes a message ("create a new channel in Slack" → post_message, "Post
+        // a message to a channel").
+        assert!(Guard::new(&make_card, &p, &[(1, 0), (4, 0)]).bars(4, 0));
         // A request that reads too is left to the decision.
         let mut reads = rename_card();
         reads.families.push(family("search"));
