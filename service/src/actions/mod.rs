@@ -1164,6 +1164,12 @@ fn is_vowel(c: char) -> bool {
 mod tests {
     use super::*;
 
+    /// The families of the actions `request_actions` reads in `text`, by name.
+    fn asked(text: &str) -> Vec<&'static str> {
+        let t = families();
+        request_actions(t, text).iter().map(|a| t.name(a.family)).collect()
+    }
+
     fn family_of_request(text: &str) -> Option<String> {
         let t = families();
         let w = words(text);
@@ -1252,8 +1258,6 @@ mod tests {
 
     #[test]
     fn what_a_tool_looked_for_does_is_asked() {
-        let t = families();
-        let asked = |text: &str| request_actions(t, text).iter().map(|a| t.name(a.family)).collect::<Vec<_>>();
         assert_eq!(asked("Need a tool that removes the key 'session:8841' from the cache"), ["delete"]);
         assert_eq!(asked("is there anything which lists my open invoices"), ["list"]);
         assert_eq!(asked("looking for a tool for deleting old branches"), ["delete"]);
@@ -1264,7 +1268,6 @@ mod tests {
     #[test]
     fn phrases_adverbs_and_clauses_that_describe_a_thing() {
         let t = families();
-        let asked = |text: &str| request_actions(t, text).iter().map(|a| t.name(a.family)).collect::<Vec<_>>();
         // A phrase written around a pronoun is the phrase, though its verb alone is a form.
         assert_eq!(asked("pull it back so they can no longer sign it"), ["cancel"]);
         assert_eq!(asked("pull the report from the server"), ["download"]);
