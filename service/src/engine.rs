@@ -572,6 +572,13 @@ impl Engine {
         let mut notes = Vec::new();
         // A how-to question sent to a service's documentation is read as searching it (`questions.rs`,
         // rules written `=>>`): as typed, its verbs would act on the service it only asks about.
+        // A request that passes on someone else's words ("Our PM wrote: '…' Can you do that?") asks what
+        // they ask: the quote is read as the request, not as its payload (`payload::relayed`).
+        let relayed = crate::payload::relayed(query);
+        if let Some(r) = &relayed {
+            notes.push(format!("read as {r:?}"));
+        }
+        let query = relayed.as_deref().unwrap_or(query);
         let read_as = crate::questions::read_as(query);
         if let Some(read) = &read_as {
             notes.push(format!("read as {read:?}"));

@@ -77,9 +77,13 @@ pub(crate) enum Bar {
     Clear,
     /// Barred as the near miss of what is asked: it may overshadow the rest (`stages::decide`).
     NearMiss,
-    /// Barred for a reason that makes it no near miss (it does what the request says not to do, or reads a
-    /// service the request only acts on): it overshadows nothing.
+    /// Barred for a reason that makes it no near miss (it reads a service the request only acts on): it
+    /// overshadows nothing.
     Quiet,
+    /// Barred because the request rules it out (it does what the request says not to do, or is about what
+    /// the request says it does not want): it overshadows nothing, and follows every tool not ruled out in
+    /// the answer's order (`stages::arrange`).
+    RuledOut,
 }
 
 /// The guard for one pass: what it reads of the request, worked out once for all candidates.
@@ -610,7 +614,7 @@ impl<'a> Guard<'a> {
     /// (`Bar::Quiet`).
     #[cfg(test)]
     pub(crate) fn bars_quietly(&self, tool: usize, server: usize) -> bool {
-        self.judge(tool, server) == Bar::Quiet
+        matches!(self.judge(tool, server), Bar::Quiet | Bar::RuledOut)
     }
 
     /// How the guard judges the tool `tool` of the server `server` (each rule asked at most once): quietly
@@ -619,7 +623,7 @@ impl<'a> Guard<'a> {
     /// miss by the other rules (`bars_as_a_near_miss`).
     pub(crate) fn judge(&self, tool: usize, server: usize) -> Bar {
         if self.does_what_is_denied(tool) || self.names_what_is_denied(tool) {
-            Bar::Quiet
+            Bar::RuledOut
         } else if self.bars_as_a_near_miss(tool, server) {
             Bar::NearMiss
         } else if self.reads_where_it_acts(tool, server) {
@@ -638,13 +642,17 @@ impl<'a> Guard<'a> {
     }
 
     /// Whether the tool's name (or title) is about what the request rules out: it uses a word that tells the
-    /// ruled-out thing apart (`Analysis::denied_terms`: "I want the current fear/greed reading, not the
-    /// history" is not served by `fearAndGreedHistorical`), or its head and no word the request wants
+    /// ruled-out thing apart, or a form of it (`akin`) (`Analysis::denied_terms`: "I want the current
+    /// fear/greed reading, not the history" is not served by `fearAndGreedHistorical`; "not the summary"
+    /// not by `summarize_article_section`), or its head and no word the request wants
     /// (`Analysis::denied_heads`: "I don't need a new branch, I need a proper release" is not served by
     /// `create_branch`; "copy the tab …, I don't want a blank sheet" is by `excel_copy_sheet`).
     pub(crate) fn names_what_is_denied(&self, tool: usize) -> bool {
         let (t, r) = (&self.profiles.tools[tool], self.request);
-        r.denied_terms.iter().any(|d| t.name.contains(d))
+        let names = |d: &TermId| {
+            t.name.contains(d) || t.name.iter().any(|n| akin(self.profiles.term(*d), self.profiles.term(*n)))
+        };
+        r.denied_terms.iter().any(names)
             || (r.denied_heads.iter().any(|d| t.name.contains(d)) && !r.wanted.iter().any(|w| t.name.contains(w)))
     }
 
@@ -1146,10 +1154,24 @@ fn on_another_thing(apart: &[(usize, TermId)], t: &crate::profile::ToolProfile, 
         && apart.iter().any(|&(s, o)| s == server && !t.name.contains(&o) && !t.description.contains(&o))
 }
 
+/// Whether two stems are one word's forms that the stemmer left apart: one is the other and at most two
+/// more letters, of at least five ("summari" of "summary", "summar" of "summarize").
+fn akin(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 5 && long.len() - short.len() <= 2 && long.starts_with(short)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::profile::{ServerProfile, TermSet, ToolProfile};
+
+    #[test]
+    fn akin_stems_are_one_words_forms() {
+        assert!(super::akin("summari", "summar"));
+        assert!(!super::akin("list", "lists"), "too short to tell");
+        assert!(!super::akin("submiss", "submit"));
+    }
 
     fn guards(request: &Analysis, profiles: &Profiles, tool: usize, server: usize) -> bool {
         let candidates: Vec<(usize, usize)> = (0..profiles.tools.len()).map(|t| (t, 0)).collect();

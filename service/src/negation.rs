@@ -39,8 +39,9 @@ const LEADS: [&str; 17] = [
     "want",
 ];
 
-/// Determiners: "not *the* history", "not *a* Word document".
-const DETERMINERS: [&str; 12] = ["the", "a", "an", "any", "my", "our", "your", "this", "that", "these", "those", "its"];
+/// Determiners: "not *the* history", "not *a* Word document", "not *his* submissions list".
+const DETERMINERS: [&str; 15] =
+    ["the", "a", "an", "any", "my", "our", "your", "this", "that", "these", "those", "its", "his", "her", "their"];
 
 /// Words before "not" that make it say how a thing is, not what is ruled out: "the file *is* not a valid
 /// json", "it *does* not have a title".
@@ -141,6 +142,7 @@ mod tests {
     #[test]
     fn a_phrase_that_rules_a_thing_out() {
         assert_eq!(ruled_out("I want the current fear/greed reading, not the history."), ["history"]);
+        assert_eq!(ruled_out("Not his submissions list, I just want his profile"), ["submissions", "list"]);
         assert_eq!(ruled_out("Not seat availability. Which stations does G7 stop at?"), ["seat", "availability"]);
         assert_eq!(ruled_out("I don't want a copy of it, I want it deleted"), ["copy", "of", "it"]);
         assert_eq!(ruled_out("I don't need a new branch, I need a proper release"), ["new", "branch"]);

@@ -47,6 +47,33 @@ pub(crate) fn without_quoted(text: &str) -> Option<String> {
     (!spans.is_empty() && left >= 2).then(|| words.join(" ").replace(" ,", ","))
 }
 
+/// Words a quote must have to be what someone else asks rather than a name or a short payload.
+const RELAYED_WORDS: usize = 5;
+
+/// `text` with its quote marks taken out, when it passes on what someone else asks: it has a quoted span
+/// of at least `RELAYED_WORDS` words and the rest of the request shows no action ("Our PM wrote: 'move
+/// PAY-1423 to In Review in Jira.' Can you do that?", "HR sent this: 'His Okta login must be blocked, but
+/// do not delete the account.' Can you handle it?"). Such a quote is the request, not its payload: read
+/// as payload, the request would ask nothing. A quote after a verb of the request ("post 'deploy done,
+/// please check staging' in #releases") stays payload. `None` otherwise.
+pub(crate) fn relayed(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let spans = quoted_spans(&chars);
+    let long = spans.iter().any(|&(a, b)| {
+        let inner: String = chars[a + 1..b].iter().collect();
+        inner.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count() >= RELAYED_WORDS
+    });
+    if !long {
+        return None;
+    }
+    let table = crate::actions::families();
+    if !crate::actions::request_actions(table, &quoted_letters_masked(text)).is_empty() {
+        return None;
+    }
+    let marks: Vec<usize> = spans.iter().flat_map(|&(a, b)| [a, b]).collect();
+    Some(chars.iter().enumerate().filter(|(i, _)| !marks.contains(i)).map(|(_, c)| c).collect())
+}
+
 /// `text` with every letter inside a quoted span written as `0`: the same words at the same places, but
 /// none of the payload's words reads as a verb ("change the title … to 'Login fails'" does not ask to log in).
 pub(crate) fn quoted_letters_masked(text: &str) -> String {
@@ -119,7 +146,18 @@ pub(crate) fn with_addresses_named(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{quoted_letters_masked, with_addresses_named, without_quoted};
+    use super::{quoted_letters_masked, relayed, with_addresses_named, without_quoted};
+
+    #[test]
+    fn a_relayed_quote_is_the_request() {
+        assert_eq!(
+            relayed("Mod report: 'User spam_king keeps posting scam links in our Discord, ban him.' Can you do it?")
+                .as_deref(),
+            Some("Mod report: User spam_king keeps posting scam links in our Discord, ban him. Can you do it?")
+        );
+        assert_eq!(relayed("post 'deploy done, please check staging now' in #releases"), None, "payload of post");
+        assert_eq!(relayed("Boss wrote: 'ship it' can you do that"), None, "too short to be a request");
+    }
 
     #[test]
     fn web_addresses_are_named_for_what_they_are() {

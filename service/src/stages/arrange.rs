@@ -1,5 +1,5 @@
 //! Stage 3: the order of an answer. The best tool for the whole request first, then the best for each
-//! intent of a compound request, then the rest by confidence; then no server may hold more than `cap`
+//! intent of a compound request, then the rest by confidence, what the request rules out last; then no server may hold more than `cap`
 //! of the first `limit` places, except a hinted server and the tools chosen per intent — and a tool over
 //! the cap keeps its place unless another server's tool has at least `cap_yield` of its confidence (a
 //! cap trades a server's next tool for a comparable one, never for filler). Pure.
@@ -37,15 +37,17 @@ pub(crate) fn arrange(candidates: &[Candidate], slots: &[Vec<usize>], a: &Arrang
             } else {
                 (best(&c.probability), best(&c.fused))
             };
-            // A hinted server is preferred: its tools come before the others.
-            (f32::from(u8::from(a.hinted.contains(&c.server))), a1, a2)
+            // What the request rules out follows the rest; a hinted server is preferred: its tools come
+            // before the others.
+            (!c.ruled_out, f32::from(u8::from(a.hinted.contains(&c.server))), a1, a2)
         };
         let mut v: Vec<usize> = (0..candidates.len()).collect();
         v.sort_by(|&x, &y| {
             let (kx, ky) = (key(&candidates[x]), key(&candidates[y]));
-            ky.0.total_cmp(&kx.0)
+            ky.0.cmp(&kx.0)
                 .then(ky.1.total_cmp(&kx.1))
                 .then(ky.2.total_cmp(&kx.2))
+                .then(ky.3.total_cmp(&kx.3))
                 .then(candidates[x].tool.cmp(&candidates[y].tool))
         });
         v

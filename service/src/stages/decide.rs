@@ -221,6 +221,7 @@ mod tests {
             guarded: vec![guarded],
             fits: false,
             barred_quietly: false,
+            ruled_out: false,
         }
     }
 

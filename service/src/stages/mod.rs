@@ -43,6 +43,10 @@ pub struct Candidate {
     /// (`guard::Bar::Quiet`: it does what the request says not to do, or reads a service the request
     /// only acts on): it does not overshadow the rest (`stages::decide`).
     pub barred_quietly: bool,
+    /// The request rules it out in its best pass, and the guard bars it in every pass (`guard::Bar::RuledOut`:
+    /// "not the summary" → `summarize_article_section`): it follows every tool not ruled out in the
+    /// answer's order (`stages::arrange`).
+    pub ruled_out: bool,
 }
 
 impl Candidate {

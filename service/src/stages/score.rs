@@ -138,7 +138,8 @@ pub(crate) fn score(
                 .iter()
                 .zip(&guarded)
                 .any(|(g, &barred)| !barred && g.as_ref().is_some_and(|g| g.fits(t, server)));
-            let barred_quietly = judged[best_pass] == Bar::Quiet;
+            let barred_quietly = matches!(judged[best_pass], Bar::Quiet | Bar::RuledOut);
+            let ruled_out = judged[best_pass] == Bar::RuledOut && guarded.iter().all(|&g| g);
             Candidate {
                 tool: t,
                 server,
@@ -149,6 +150,7 @@ pub(crate) fn score(
                 guarded,
                 fits,
                 barred_quietly,
+                ruled_out,
             }
         })
         .collect()
