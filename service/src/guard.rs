@@ -1043,13 +1043,14 @@ impl<'a> Guard<'a> {
 
     /// A request to make a thing that an identifier names ("add user 00u8k2j3HqZ to okta group …": the user
     /// exists) is not served by a tool that only makes that thing (`create_user`), unless the tool puts it
-    /// where the request says (`add_user_to_group`: its object has a word of the place).
+    /// where the request says (`add_user_to_group`: its object has a word of the place). A copy is made of
+    /// what exists: "copy node 3f9c1a7e-… into folder …" is served by `copy_node`.
     fn makes_what_exists(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         self.makes_existing
             && t.head.is_some_and(|h| self.made.contains(&h))
             && !t.object.iter().any(|o| self.destination.contains(o))
-            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create)
+            && t.actions.iter().all(|&f| table.class(f) == EffectClass::Create && table.name(f) != "copy")
     }
 
     /// A request that only makes a new thing ("open a github issue", "file a linear issue") is not served by

@@ -14,6 +14,24 @@
 /// branch", "I don't *care* about karma".
 const WANTING: [&str; 7] = ["want", "need", "care", "mean", "like", "require", "wanna"];
 
+/// Who a verb of wanting may be about: "I don't want *anyone else* opening the file" wishes what others
+/// do not do (a goal: protect it), it rules out no thing.
+pub(crate) const PEOPLE: [&str; 13] = [
+    "anyone",
+    "anybody",
+    "someone",
+    "somebody",
+    "everyone",
+    "everybody",
+    "people",
+    "others",
+    "them",
+    "him",
+    "her",
+    "us",
+    "it",
+];
+
 /// Negations of "do" that may lead to a verb of wanting.
 const DO_NOT: [&str; 4] = ["don't", "dont", "doesn't", "didn't"];
 
@@ -80,7 +98,7 @@ pub(crate) fn unwanted(words: &[String], ends: &[usize]) -> Vec<bool> {
             }
             v if DO_NOT.contains(&v) || (["do", "does", "did"].contains(&v) && w(i + 1) == "not") => {
                 let at = if DO_NOT.contains(&v) { i + 1 } else { i + 2 };
-                WANTING.contains(&w(at)).then_some(at + 1)
+                (WANTING.contains(&w(at)) && !PEOPLE.contains(&w(at + 1))).then_some(at + 1)
             }
             "instead" | "rather" | "other" => {
                 (w(i + 1) == if w(i) == "instead" { "of" } else { "than" }).then_some(i + 2)
@@ -145,6 +163,7 @@ mod tests {
         assert_eq!(ruled_out("Not his submissions list, I just want his profile"), ["submissions", "list"]);
         assert_eq!(ruled_out("Not seat availability. Which stations does G7 stop at?"), ["seat", "availability"]);
         assert_eq!(ruled_out("I don't want a copy of it, I want it deleted"), ["copy", "of", "it"]);
+        assert!(ruled_out("I don't want anyone else opening the salaries file. Lock it").is_empty());
         assert_eq!(ruled_out("I don't need a new branch, I need a proper release"), ["new", "branch"]);
         assert_eq!(
             ruled_out("For NVDA, leave out the big funds and institutional holders. Show me the insider buys"),

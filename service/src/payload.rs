@@ -50,28 +50,59 @@ pub(crate) fn without_quoted(text: &str) -> Option<String> {
 /// Words a quote must have to be what someone else asks rather than a name or a short payload.
 const RELAYED_WORDS: usize = 5;
 
-/// `text` with its quote marks taken out, when it passes on what someone else asks: it has a quoted span
-/// of at least `RELAYED_WORDS` words and the rest of the request shows no action ("Our PM wrote: 'move
-/// PAY-1423 to In Review in Jira.' Can you do that?", "HR sent this: 'His Okta login must be blocked, but
-/// do not delete the account.' Can you handle it?"). Such a quote is the request, not its payload: read
-/// as payload, the request would ask nothing. A quote after a verb of the request ("post 'deploy done,
-/// please check staging' in #releases") stays payload. `None` otherwise.
+/// Words that pass on what someone else wrote or said, right before the quote: "Our PM *wrote* '…'".
+const REPORTING: [&str; 18] = [
+    "wrote",
+    "writes",
+    "says",
+    "said",
+    "asked",
+    "asks",
+    "replied",
+    "replies",
+    "posted",
+    "sent",
+    "flagged",
+    "pasted",
+    "forwarded",
+    "texted",
+    "emailed",
+    "messaged",
+    "commented",
+    "noted",
+];
+
+/// `text` with its quote marks taken out, when it passes on what someone else asks: a quoted span of at
+/// least `RELAYED_WORDS` words follows a colon or a word of `REPORTING`, asks something (an action, or an
+/// action not to do), and the rest of the request shows no action ("Our PM wrote: 'move PAY-1423 to In
+/// Review in Jira.' Can you do that?", "HR sent this over: 'His Okta login must be blocked, but do not
+/// delete the account.' Can you handle it?"). Such a quote is the request, not its payload: read as
+/// payload, the request would ask nothing. A quote after a verb of the request ("post 'deploy done,
+/// please check staging' in #releases"), a quote that asks nothing ("fact-check this statement: 'free
+/// speech is unrestricted'") and a quote after a noun ("tool prompt 'Find a recent news article'") stay
+/// payload. `None` otherwise.
 pub(crate) fn relayed(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
     let spans = quoted_spans(&chars);
+    let passed_on = |a: usize| {
+        let before: String = chars[..a].iter().collect();
+        let before = before.trim_end();
+        before.ends_with(':')
+            || before.rsplit(char::is_whitespace).next().is_some_and(|w| REPORTING.contains(&w.to_lowercase().as_str()))
+    };
     let long = spans.iter().any(|&(a, b)| {
         let inner: String = chars[a + 1..b].iter().collect();
-        inner.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count() >= RELAYED_WORDS
+        passed_on(a) && inner.split_whitespace().filter(|w| w.chars().any(char::is_alphabetic)).count() >= RELAYED_WORDS
     });
-    if !long {
-        return None;
-    }
     let table = crate::actions::families();
-    if !crate::actions::request_actions(table, &quoted_letters_masked(text)).is_empty() {
+    if !long || !crate::actions::request_actions(table, &quoted_letters_masked(text)).is_empty() {
         return None;
     }
     let marks: Vec<usize> = spans.iter().flat_map(|&(a, b)| [a, b]).collect();
-    Some(chars.iter().enumerate().filter(|(i, _)| !marks.contains(i)).map(|(_, c)| c).collect())
+    let open: String = chars.iter().enumerate().filter(|(i, _)| !marks.contains(i)).map(|(_, c)| c).collect();
+    let asks = !crate::actions::request_actions(table, &open).is_empty()
+        || !crate::actions::denied_actions(table, &open).is_empty();
+    asks.then_some(open)
 }
 
 /// `text` with every letter inside a quoted span written as `0`: the same words at the same places, but
@@ -157,6 +188,8 @@ mod tests {
         );
         assert_eq!(relayed("post 'deploy done, please check staging now' in #releases"), None, "payload of post");
         assert_eq!(relayed("Boss wrote: 'ship it' can you do that"), None, "too short to be a request");
+        assert_eq!(relayed("fact-check this statement: 'free speech in the US is unrestricted'"), None, "asks nothing");
+        assert_eq!(relayed("tool prompt 'Find a recent news article about the virus'"), None, "after a noun");
     }
 
     #[test]

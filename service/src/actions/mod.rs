@@ -391,18 +391,38 @@ const PARTICLES: [&str; 7] = ["back", "up", "down", "off", "out", "on", "know"];
 const PRONOUN_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those", "everything"];
 
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
-/// "can you *find*", "i want to *book*").
+/// "can you *find*", "i want to *book*"; "I didn't *mean* to *move* my knight" denies moving).
 #[rustfmt::skip]
-pub(crate) const VERB_LEADS: [&str; 40] = [
+pub(crate) const VERB_LEADS: [&str; 42] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
-    "want", "need", "wanna", "gotta", "i'd", "ok", "permanently", "immediately", "bulk", "batch", "so",
+    "want", "need", "wanna", "gotta", "i'd", "ok", "permanently", "immediately", "bulk", "batch", "so", "mean", "meant",
 ];
 
 /// Adverbs between a word that leads to a verb and the verb: "can you *actually* buy …" (`led_to`); not
 /// after any other word ("was it ever *actually* published" asks nothing).
 const LED_ADVERBS: [&str; 8] =
     ["actually", "really", "simply", "maybe", "possibly", "somehow", "directly", "automatically"];
+
+/// Prepositions that may open a clause with the place its verb acts in: "*under* task 87 in SimpleCheckList
+/// add subtask …", "*in* Alfresco delete node 12".
+const FRONTED: [&str; 5] = ["under", "in", "inside", "within", "on"];
+
+/// Whether the verb at `at` of a clause's words follows the place the clause opens with (`FRONTED`): no
+/// word before it is a form of the table's verbs, the word right before it is no determiner or
+/// preposition ("in *the* delete queue", "in reply to"), and it is no participle ("in the folder
+/// *created* yesterday").
+fn after_a_fronted_place(table: &Families, words: &[&str], at: usize) -> bool {
+    let w = words[at];
+    at >= 2
+        && FRONTED.contains(&words[0])
+        && !words[1..at].iter().any(|w| table.forms.contains_key(*w))
+        && !DETERMINERS.contains(&words[at - 1])
+        && !crate::analysis::PREPOSITIONS.contains(&words[at - 1])
+        && !w.ends_with("ed")
+        && !w.ends_with("ing")
+        && at + 1 < words.len()
+}
 
 /// Whether the word before `at` in `words` leads to a verb there (`VERB_LEADS`), itself or across an adverb
 /// (`LED_ADVERBS`).
@@ -453,6 +473,9 @@ fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
     if words.get(at + 1).is_some_and(|next| !AFTER_LIGHT_NOUN.contains(next)) {
         return None;
     }
+    if let Some(verb) = giving_verb_before(words, at) {
+        return Some(verb);
+    }
     (2..=3).filter(|&back| back <= at).find_map(|back| {
         let verb = at - back;
         let pair = LIGHT.iter().any(|(verbs, nouns)| verbs.contains(&words[verb]) && nouns.contains(&words[at]));
@@ -463,9 +486,28 @@ fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
 /// Whether the light verb at `at` in `words` leads to a noun of the table's verbs (`light_verb_before`):
 /// the noun, not the light verb, is the action ("make the edit" edits; it does not create).
 fn leads_to_light_noun(table: &Families, words: &[&str], at: usize) -> bool {
-    LIGHT.iter().any(|(verbs, _)| verbs.contains(&words[at]))
-        && (at + 2..(at + 4).min(words.len()))
+    let reach = if GIVING.contains(&words[at]) { GIVEN_REACH } else { 3 };
+    (LIGHT.iter().any(|(verbs, _)| verbs.contains(&words[at])) || GIVING.contains(&words[at]))
+        && (at + 2..(at + reach + 1).min(words.len()))
             .any(|n| table.forms.contains_key(words[n]) && light_verb_before(words, n) == Some(at))
+}
+
+/// Verbs that give a thing what their noun does to it, with the thing between: "*give* that story about
+/// the Mars rover an *upvote*", "give the repo a star".
+const GIVING: [&str; 2] = ["give", "gives"];
+
+/// The nouns a verb of `GIVING` takes its action from.
+const GIVEN: [&str; 5] = ["upvote", "downvote", "vote", "star", "like"];
+
+/// Most words from a verb of `GIVING` to its noun.
+const GIVEN_REACH: usize = 10;
+
+/// Where the verb of `GIVING` is whose noun (`GIVEN`, after "a" or "an") is the action at `at` in `words`.
+fn giving_verb_before(words: &[&str], at: usize) -> Option<usize> {
+    if !GIVEN.contains(&words[at]) || at < 2 || !["a", "an"].contains(&words[at - 1]) {
+        return None;
+    }
+    (at.saturating_sub(GIVEN_REACH)..at - 1).rev().find(|&v| GIVING.contains(&words[v]))
 }
 
 /// Whether the action at `at` in `words` is the verb of an idiom (`IDIOMS`), a noun after "back to"
@@ -733,7 +775,12 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || gerund_after_to(refs, at)
                 || (!out.is_empty() && reports_the_outcome(refs, at))
                 || (!wanted_done && done_at(refs, a.at, earlier));
-            (at == 0 || led_to(refs, at) || command_before(refs, at) || wanted_done || said_of_a_tool(refs, at))
+            (at == 0
+                || led_to(refs, at)
+                || command_before(refs, at)
+                || wanted_done
+                || said_of_a_tool(refs, at)
+                || after_a_fronted_place(table, refs, at))
                 && !not_meant
         };
         if asked {
@@ -812,11 +859,18 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
 
 /// Whether the word at `i` of `words` tells what someone else wants, after a noun: "the team *wants* its own
 /// space in Slack", "HR *needs* it before Friday" set the scene of the part that asks; "it needs …", "this
-/// needs …" ask.
+/// needs …" ask. So does what others are not to do: "I don't *want* anyone else opening the salaries file"
+/// (`negation::PEOPLE`) is the goal of the part that asks ("lock it …").
 fn wish_of_another(words: &[String], i: usize) -> bool {
-    ["wants", "needs"].contains(&words[i].as_str())
+    let w = |j: usize| words.get(j).map_or("", String::as_str);
+    let of_another = ["wants", "needs"].contains(&w(i))
         && i >= 1
-        && !["it", "this", "that", "which", "who", "he", "she", "one"].contains(&words[i - 1].as_str())
+        && !["it", "this", "that", "which", "who", "he", "she", "one"].contains(&w(i - 1));
+    let kept_from_others = ["want", "need"].contains(&w(i))
+        && i >= 1
+        && ["don't", "dont", "not"].contains(&w(i - 1))
+        && crate::negation::PEOPLE.contains(&w(i + 1));
+    of_another || kept_from_others
 }
 
 /// Whether `text` (one intent of a request) only says what to leave as it is: "leave the other sheets
@@ -1285,6 +1339,12 @@ mod tests {
         // What an action hands back is its outcome, not a look-up of its own.
         assert_eq!(asked("push this signed transaction to the network and give me back the txid"), ["upload"]);
         assert_eq!(asked("give me back my last order"), ["get"]);
+        // A noun given to a thing is the action ("give that story an upvote"); what was not meant is denied.
+        assert_eq!(asked("give that Hacker News story about the Mars rover an upvote"), ["subscribe"]);
+        assert_eq!(denied_actions(families(), "I didn't mean to move my knight there").len(), 1);
+        // A clause may open with the place its verb acts in.
+        assert_eq!(asked("under task 87 in SimpleCheckList add subtask 'Write the migration'"), ["create"]);
+        assert!(asked("in the folder created yesterday").is_empty());
         // "load … into" puts something somewhere.
         assert_eq!(asked("load every PDF under /data into our knowledge graph"), ["upload"]);
         assert_eq!(asked("load the report"), ["get"]);
@@ -1428,6 +1488,8 @@ mod tests {
         // A sentence that tells how things are sets the scene of a request's other part.
         assert!(only_sets_the_scene(t, "Airbnb listing 53912345 looks nice."));
         assert!(only_sets_the_scene(t, "I'm planning a trip to Kyoto next week."));
+        assert!(only_sets_the_scene(t, "I don't want anyone else opening the Word file with the salaries."));
+        assert!(!only_sets_the_scene(t, "I don't want the history."));
         assert!(only_sets_the_scene(t, "I maintain the npm package left-pad-plus"));
         assert!(only_sets_the_scene(t, "Oops, I blundered my queen with that last move in our chess game."));
         assert!(only_sets_the_scene(t, "Here's my Python solution for the LeetCode problem two-sum."));
