@@ -671,7 +671,9 @@ impl Engine {
         let context: Vec<bool> = parts
             .iter()
             .map(|p| {
-                crate::actions::only_sets_the_scene(table, &p.text) || crate::actions::only_bounds_another(&p.text)
+                crate::actions::only_sets_the_scene(table, &p.text)
+                    || crate::actions::only_bounds_another(&p.text)
+                    || crate::actions::only_defers(&p.text)
             })
             .collect();
         if context.contains(&false) {

@@ -409,14 +409,15 @@ const LED_ADVERBS: [&str; 8] =
 const FRONTED: [&str; 5] = ["under", "in", "inside", "within", "on"];
 
 /// Whether the verb at `at` of a clause's words follows the place the clause opens with (`FRONTED`): no
-/// word before it is a form of the table's verbs, the word right before it is no determiner or
-/// preposition ("in *the* delete queue", "in reply to"), and it is no participle ("in the folder
-/// *created* yesterday").
+/// word before it is a form of the table's verbs or opens a clause of its own ("on *how* to write ad
+/// text"), the word right before it is no determiner or preposition ("in *the* delete queue", "in reply
+/// to"), and it is no participle ("in the folder *created* yesterday").
 fn after_a_fronted_place(table: &Families, words: &[&str], at: usize) -> bool {
     let w = words[at];
+    let opens = |w: &&str| ["how", "what", "which", "where", "when", "who", "why", "to"].contains(w);
     at >= 2
         && FRONTED.contains(&words[0])
-        && !words[1..at].iter().any(|w| table.forms.contains_key(*w))
+        && !words[1..at].iter().any(|w| table.forms.contains_key(*w) || opens(w))
         && !DETERMINERS.contains(&words[at - 1])
         && !crate::analysis::PREPOSITIONS.contains(&words[at - 1])
         && !w.ends_with("ed")
@@ -735,6 +736,14 @@ const WANT_IT_DONE: [&str; 6] = ["want", "need", "like", "wanna", "get", "have"]
 const DONE_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those", "everything"];
 const ASKS_TO_BE: [&str; 9] = ["should", "must", "to", "will", "can", "could", "would", "may", "might"];
 
+/// Whether the word at `at` in `words` (a clause's words) has a thing done, the participle after its object
+/// being the action: "*get* it uploaded to our YouTube channel" uploads; it gets nothing.
+fn causes_at(words: &[&str], at: usize) -> bool {
+    ["get", "gets", "have", "has"].contains(&words[at])
+        && words.get(at + 1).is_some_and(|w| DONE_OBJECTS.contains(w))
+        && words.get(at + 2).is_some_and(|_| asked_as_done(words, at + 2))
+}
+
 /// Whether the verb at `at` in `words` (a clause's words) is a past participle the request asks for
 /// (`WANT_IT_DONE`, `ASKS_TO_BE`): "I want it removed from the file completely" asks to remove it.
 fn asked_as_done(words: &[&str], at: usize) -> bool {
@@ -766,6 +775,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         } else {
             let wanted_done = a.len == 1 && asked_as_done(refs, at);
             let not_meant = idiom_at(refs, at)
+                || causes_at(refs, at)
                 || denied_at(refs, at)
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
@@ -871,6 +881,22 @@ fn wish_of_another(words: &[String], i: usize) -> bool {
         && ["don't", "dont", "not"].contains(&w(i - 1))
         && crate::negation::PEOPLE.contains(&w(i + 1));
     of_another || kept_from_others
+}
+
+/// The words of a part that only hands the rest of the request over: "Can you do that?", "Could you take
+/// care of it for me, please?", "Please handle this."
+const DEFERRING: [&str; 24] = [
+    "can", "could", "would", "will", "you", "u", "please", "pls", "do", "handle", "take", "care", "of", "deal", "with",
+    "sort", "out", "it", "that", "this", "for", "me", "us", "them",
+];
+
+/// Whether `text` (one intent of a request) only hands the rest over (`DEFERRING`): "Our PM wrote: '…'
+/// *Can you do that?*" asks what the rest asks, nothing of its own.
+pub(crate) fn only_defers(text: &str) -> bool {
+    let words = request_words(text);
+    !words.is_empty()
+        && words.iter().all(|w| DEFERRING.contains(&w.as_str()) || INTERJECTIONS.contains(&w.as_str()))
+        && words.iter().any(|w| ["do", "handle", "care", "deal", "sort"].contains(&w.as_str()))
 }
 
 /// Whether `text` (one intent of a request) only says what to leave as it is: "leave the other sheets
@@ -1342,9 +1368,14 @@ mod tests {
         // A noun given to a thing is the action ("give that story an upvote"); what was not meant is denied.
         assert_eq!(asked("give that Hacker News story about the Mars rover an upvote"), ["subscribe"]);
         assert_eq!(denied_actions(families(), "I didn't mean to move my knight there").len(), 1);
+        // "get it uploaded" uploads; "Can you do that?" hands the rest over.
+        assert_eq!(asked("get it uploaded to our YouTube channel as unlisted"), ["upload"]);
+        assert!(only_defers("Can you do that?") && only_defers("could you take care of it for me"));
+        assert!(!only_defers("can you process that in Stripe?"));
         // A clause may open with the place its verb acts in.
         assert_eq!(asked("under task 87 in SimpleCheckList add subtask 'Write the migration'"), ["create"]);
         assert!(asked("in the folder created yesterday").is_empty());
+        assert!(asked("on how to effectively write compelling ad text").is_empty());
         // "load … into" puts something somewhere.
         assert_eq!(asked("load every PDF under /data into our knowledge graph"), ["upload"]);
         assert_eq!(asked("load the report"), ["get"]);
