@@ -150,7 +150,9 @@ pub(crate) fn plainly(query: &str) -> Option<String> {
     let table = crate::actions::families();
     let words = crate::actions::request_words(query);
     let ends = crate::actions::clause_ends(query);
-    crate::actions::request_actions(table, query).into_iter().find_map(|a| {
+    // Quoted text is payload (its letters masked, as `Analysis` reads actions).
+    let masked = crate::payload::quoted_letters_masked(query);
+    crate::actions::request_actions(table, &masked).into_iter().find_map(|a| {
         let (_, plain) = NAMES_WHAT_IT_MAKES.iter().find(|(verb, _)| *verb == a.verb)?;
         let end = ends.iter().copied().find(|&e| e > a.at).unwrap_or(words.len()).min(words.len());
         let after = &words[(a.at + a.len).min(end)..end];

@@ -196,6 +196,9 @@ mod tests {
             "is there a pharmacy near Alexanderplatz",
             "where can I get sushi near Times Square",
             "are there any trains from Beijing to Shanghai tomorrow",
+            "how high up is our cabin outside Aspen?",
+            "how many feet above sea level is Denver",
+            "Which towns does it stop at on the way?",
             "who owns the IP 8.8.4.4?",
             "who owns stripe.com",
             "who owns AS15169",
@@ -353,6 +356,18 @@ mod tests {
         check("how far is it from Paris to Lyon by car", Some("get the travel distance from Paris to Lyon by car"));
         check("how do I get to the airport from Shibuya", Some("get directions to the airport from Shibuya"));
         check("who owns stripe.com", Some("look up the whois record of the domain stripe.com"));
+        check(
+            "Who owns the website name sunnysidebakery.com?",
+            Some("look up the whois record of the domain sunnysidebakery.com?"),
+        );
+        check(
+            "How high up is our cabin outside Aspen?",
+            Some("get the elevation (altitude above sea level): how high is our cabin outside Aspen?"),
+        );
+        check(
+            "what stations does the G7 stop at tomorrow",
+            Some("get the stations (stops) on the train's route: which stations does it stop at tomorrow"),
+        );
         check("who owns the IP 8.8.4.4?", Some("look up the whois record of the IP address 8.8.4.4?"));
         check("who owns AS 15169?", Some("look up the whois record of the autonomous system (AS number) AS15169?"));
         check("who registered openai.com", Some("look up the whois record of the domain openai.com"));

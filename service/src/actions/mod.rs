@@ -736,6 +736,15 @@ const WANT_IT_DONE: [&str; 6] = ["want", "need", "like", "wanna", "get", "have"]
 const DONE_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those", "everything"];
 const ASKS_TO_BE: [&str; 9] = ["should", "must", "to", "will", "can", "could", "would", "may", "might"];
 
+/// Whether the word at `at` opens a clause that is one parameter of a list: a name and its values only,
+/// after a clause of at most two words ("kick off a build on pipeline web, branch release/2.14, *commit* 4e1d9ab7,
+/// *message* 'hotfix rebuild'"; quoted letters come masked as `0`). `before` is the length of the clause
+/// before, if any.
+fn a_parameter(words: &[&str], at: usize, before: Option<usize>) -> bool {
+    let value = |w: &&str| w.chars().any(|c| c.is_ascii_digit() || "/=@_.:#".contains(c));
+    at == 0 && (2..=3).contains(&words.len()) && words[1..].iter().all(value) && before.is_some_and(|n| n <= 2)
+}
+
 /// Whether the word at `at` in `words` (a clause's words) has a thing done, the participle after its object
 /// being the action: "*get* it uploaded to our YouTube channel" uploads; it gets nothing.
 fn causes_at(words: &[&str], at: usize) -> bool {
@@ -761,7 +770,18 @@ fn asked_as_done(words: &[&str], at: usize) -> bool {
 /// nothing but to read; "close issue 12" asks to close; "restore the doc I deleted" asks to restore only.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
+    // Each clause's offset and length, to find the clause before another.
+    let mut next = 0;
+    let spans: Vec<(usize, usize)> = clauses(text)
+        .iter()
+        .map(|w| {
+            let span = (next, w.len());
+            next += w.len();
+            span
+        })
+        .collect();
     each_action(table, text, |refs, a, offset, earlier| {
+        let before = spans.iter().rposition(|&(o, _)| o == offset).and_then(|i| i.checked_sub(1)).map(|i| spans[i].1);
         // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
         // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
         let anywhere = a.verb.chars().any(unspaced_script) || table.foreign.contains(&a.verb);
@@ -776,6 +796,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             let wanted_done = a.len == 1 && asked_as_done(refs, at);
             let not_meant = idiom_at(refs, at)
                 || causes_at(refs, at)
+                || a_parameter(refs, at, before)
                 || denied_at(refs, at)
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
@@ -1372,6 +1393,14 @@ mod tests {
         assert_eq!(asked("get it uploaded to our YouTube channel as unlisted"), ["upload"]);
         assert!(only_defers("Can you do that?") && only_defers("could you take care of it for me"));
         assert!(!only_defers("can you process that in Stripe?"));
+        // A parameter of a list is no action.
+        assert_eq!(
+            asked(&crate::payload::quoted_letters_masked(
+                "kick off a build on pipeline web, branch release/2.14, commit 4e1d9ab7, message 'hotfix rebuild'"
+            )),
+            ["start"]
+        );
+        assert_eq!(asked("find order 1234, refund 5678"), ["search", "refund"]);
         // A clause may open with the place its verb acts in.
         assert_eq!(asked("under task 87 in SimpleCheckList add subtask 'Write the migration'"), ["create"]);
         assert!(asked("in the folder created yesterday").is_empty());
