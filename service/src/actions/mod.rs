@@ -456,8 +456,8 @@ const LIGHT: [(&[&str], &[&str]); 5] = [
     (&["do", "does", "perform", "performs", "run"], &["search", "lookup", "backup"]),
 ];
 
-/// Words that may stand between a light verb and its noun: a determiner and at most one more word
-/// ("take *a full* backup", "leave *a quick* comment").
+/// Words that may stand between a light verb and its noun: a determiner and at most two more words
+/// ("take *a full* backup", "leave *a quick* comment", "place *a market buy* order").
 const LIGHT_LEADS: [&str; 6] = ["a", "an", "the", "another", "my", "our"];
 
 /// Words that may follow a light verb's noun: it ends the phrase ("take a screenshot *of* …", "leave a
@@ -468,8 +468,8 @@ const AFTER_LIGHT_NOUN: [&str; 16] = [
 ];
 
 /// Where the light verb is whose noun is the action at `at` in `words` (a clause's words): a light verb
-/// and one of its nouns (`LIGHT`), a determiner (`LIGHT_LEADS`) and perhaps one more word between, the noun
-/// ending the phrase (`AFTER_LIGHT_NOUN`).
+/// and one of its nouns (`LIGHT`), a determiner (`LIGHT_LEADS`) and at most two more words between, the
+/// noun ending the phrase (`AFTER_LIGHT_NOUN`).
 fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
     if words.get(at + 1).is_some_and(|next| !AFTER_LIGHT_NOUN.contains(next)) {
         return None;
@@ -477,7 +477,7 @@ fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
     if let Some(verb) = giving_verb_before(words, at) {
         return Some(verb);
     }
-    (2..=3).filter(|&back| back <= at).find_map(|back| {
+    (2..=4).filter(|&back| back <= at).find_map(|back| {
         let verb = at - back;
         let pair = LIGHT.iter().any(|(verbs, nouns)| verbs.contains(&words[verb]) && nouns.contains(&words[at]));
         (pair && LIGHT_LEADS.contains(&words[verb + 1])).then_some(verb)
@@ -487,7 +487,7 @@ fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
 /// Whether the light verb at `at` in `words` leads to a noun of the table's verbs (`light_verb_before`):
 /// the noun, not the light verb, is the action ("make the edit" edits; it does not create).
 fn leads_to_light_noun(table: &Families, words: &[&str], at: usize) -> bool {
-    let reach = if GIVING.contains(&words[at]) { GIVEN_REACH } else { 3 };
+    let reach = if GIVING.contains(&words[at]) { GIVEN_REACH } else { 4 };
     (LIGHT.iter().any(|(verbs, _)| verbs.contains(&words[at])) || GIVING.contains(&words[at]))
         && (at + 2..(at + reach + 1).min(words.len()))
             .any(|n| table.forms.contains_key(words[n]) && light_verb_before(words, n) == Some(at))
@@ -1393,6 +1393,8 @@ mod tests {
         assert_eq!(asked("get it uploaded to our YouTube channel as unlisted"), ["upload"]);
         assert!(only_defers("Can you do that?") && only_defers("could you take care of it for me"));
         assert!(!only_defers("can you process that in Stripe?"));
+        // A light verb's noun may follow two more words.
+        assert_eq!(asked("place a market buy order for 10 shares of AAPL"), ["pay"]);
         // A parameter of a list is no action.
         assert_eq!(
             asked(&crate::payload::quoted_letters_masked(
