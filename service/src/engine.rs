@@ -570,8 +570,6 @@ impl Engine {
         let live = self.live();
         let snap = &live.snapshot;
         let mut notes = Vec::new();
-        // A how-to question sent to a service's documentation is read as searching it (`questions.rs`,
-        // rules written `=>>`): as typed, its verbs would act on the service it only asks about.
         // A request that passes on someone else's words ("Our PM wrote: '…' Can you do that?") asks what
         // they ask: the quote is read as the request, not as its payload (`payload::relayed`).
         let relayed = crate::payload::relayed(query);
@@ -579,6 +577,8 @@ impl Engine {
             notes.push(format!("read as {r:?}"));
         }
         let query = relayed.as_deref().unwrap_or(query);
+        // A how-to question sent to a service's documentation is read as searching it (`questions.rs`,
+        // rules written `=>>`): as typed, its verbs would act on the service it only asks about.
         let read_as = crate::questions::read_as(query);
         if let Some(read) = &read_as {
             notes.push(format!("read as {read:?}"));

@@ -51,25 +51,10 @@ pub(crate) fn without_quoted(text: &str) -> Option<String> {
 const RELAYED_WORDS: usize = 5;
 
 /// Words that pass on what someone else wrote or said, right before the quote: "Our PM *wrote* '…'".
+#[rustfmt::skip]
 const REPORTING: [&str; 18] = [
-    "wrote",
-    "writes",
-    "says",
-    "said",
-    "asked",
-    "asks",
-    "replied",
-    "replies",
-    "posted",
-    "sent",
-    "flagged",
-    "pasted",
-    "forwarded",
-    "texted",
-    "emailed",
-    "messaged",
-    "commented",
-    "noted",
+    "wrote", "writes", "says", "said", "asked", "asks", "replied", "replies", "posted", "sent", "flagged", "pasted",
+    "forwarded", "texted", "emailed", "messaged", "commented", "noted",
 ];
 
 /// `text` with its quote marks taken out, when it passes on what someone else asks: a quoted span of at

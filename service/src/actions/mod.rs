@@ -737,9 +737,9 @@ const DONE_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "those",
 const ASKS_TO_BE: [&str; 9] = ["should", "must", "to", "will", "can", "could", "would", "may", "might"];
 
 /// Whether the word at `at` opens a clause that is one parameter of a list: a name and its values only,
-/// after a clause of at most two words ("kick off a build on pipeline web, branch release/2.14, *commit* 4e1d9ab7,
-/// *message* 'hotfix rebuild'"; quoted letters come masked as `0`). `before` is the length of the clause
-/// before, if any.
+/// after a clause of at most two words ("kick off a build on pipeline web, branch release/2.14, *commit*
+/// 4e1d9ab7, *message* 'hotfix rebuild'"; quoted letters come masked as `0`). `before` is the length of
+/// the clause before, if any.
 fn a_parameter(words: &[&str], at: usize, before: Option<usize>) -> bool {
     let value = |w: &&str| w.chars().any(|c| c.is_ascii_digit() || "/=@_.:#".contains(c));
     at == 0 && (2..=3).contains(&words.len()) && words[1..].iter().all(value) && before.is_some_and(|n| n <= 2)

@@ -1,8 +1,9 @@
 //! Stage 3: the order of an answer. The best tool for the whole request first, then the best for each
-//! intent of a compound request, then the rest by confidence, what the request rules out last; then no server may hold more than `cap`
-//! of the first `limit` places, except a hinted server and the tools chosen per intent — and a tool over
-//! the cap keeps its place unless another server's tool has at least `cap_yield` of its confidence (a
-//! cap trades a server's next tool for a comparable one, never for filler). Pure.
+//! intent of a compound request, then the rest by confidence, what the request rules out last; then no
+//! server may hold more than `cap` of the first `limit` places, except a hinted server and the tools
+//! chosen per intent — and a tool over the cap keeps its place unless another server's tool has at least
+//! `cap_yield` of its confidence (a cap trades a server's next tool for a comparable one, never for
+//! filler). Pure.
 
 use std::collections::{HashMap, HashSet};
 
