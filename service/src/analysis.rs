@@ -9,9 +9,10 @@ use crate::actions::{Action, EffectClass, Family, families, request_actions, req
 use crate::profile::{NOISE, Profiles, STOP, TermId};
 
 /// Prepositions: they end what an action acts on ("roll back my app *to* the previous release").
-pub(crate) const PREPOSITIONS: [&str; 27] = [
+pub(crate) const PREPOSITIONS: [&str; 28] = [
     "in", "on", "to", "from", "for", "at", "with", "by", "into", "onto", "via", "using", "within", "since", "after",
     "before", "until", "as", "under", "inside", "below", "above", "about", "per", "across", "around", "between",
+    "without",
 ];
 
 /// Conjunctions: they end what an action acts on once it has a word ("delete the file *and* tell Bob"), and
@@ -833,6 +834,7 @@ mod tests {
         assert_eq!(object("delete pod logs older than a week"), ["pod", "logs"], "a comparison ends it");
         assert_eq!(object("remove files larger than 2 GB"), ["files"]);
         assert_eq!(object("delete the file and tell Bob"), ["file"]);
+        assert_eq!(object("draft the reply without sending it"), ["reply"], "\"without\" ends it");
         assert_eq!(object("tag the commit abc123 as v1.2"), ["commit", "abc123"]);
         assert_eq!(object("enroll me in clinical trial NCT05"), ["clinical", "trial", "nct05"], "the person is moved");
         assert_eq!(object("show me the logs"), ["logs"], "the person receives it");
