@@ -190,8 +190,8 @@ pub(crate) enum Bar {
 /// - the tool's name shows only actions the request says not to do ("draft a reply … but don't send it"
 ///   → `sendMessage`; `does_what_is_denied`), or uses a word of what it rules out ("the current reading,
 ///   not the history" → `fearAndGreedHistorical`; `names_what_is_denied`). Such a bar, like that of a
-///   reading tool of a service the request only acts on, does not overshadow the rest (`Bar::Quiet`,
-///   `Guard::judge`).
+///   reading tool of a service the request only acts on (`Bar::Quiet`), does not overshadow the rest, and
+///   the tool follows every tool not ruled out in the answer's order (`Bar::RuledOut`, `Guard::judge`).
 pub(crate) struct Guard<'a> {
     request: &'a Analysis,
     profiles: &'a Profiles,

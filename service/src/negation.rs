@@ -16,20 +16,10 @@ const WANTING: [&str; 7] = ["want", "need", "care", "mean", "like", "require", "
 
 /// Who a verb of wanting may be about: "I don't want *anyone else* opening the file" wishes what others
 /// do not do (a goal: protect it), it rules out no thing.
+#[rustfmt::skip]
 pub(crate) const PEOPLE: [&str; 13] = [
-    "anyone",
-    "anybody",
-    "someone",
-    "somebody",
-    "everyone",
-    "everybody",
-    "people",
-    "others",
-    "them",
-    "him",
-    "her",
-    "us",
-    "it",
+    "anyone", "anybody", "someone", "somebody", "everyone", "everybody", "people", "others", "them", "him", "her",
+    "us", "it",
 ];
 
 /// Negations of "do" that may lead to a verb of wanting.
