@@ -770,18 +770,7 @@ fn asked_as_done(words: &[&str], at: usize) -> bool {
 /// nothing but to read; "close issue 12" asks to close; "restore the doc I deleted" asks to restore only.
 pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     let mut out = Vec::new();
-    // Each clause's offset and length, to find the clause before another.
-    let mut next = 0;
-    let spans: Vec<(usize, usize)> = clauses(text)
-        .iter()
-        .map(|w| {
-            let span = (next, w.len());
-            next += w.len();
-            span
-        })
-        .collect();
-    each_action(table, text, |refs, a, offset, earlier| {
-        let before = spans.iter().rposition(|&(o, _)| o == offset).and_then(|i| i.checked_sub(1)).map(|i| spans[i].1);
+    each_action(table, text, |refs, a, offset, earlier, before| {
         // Chinese and Japanese put the verb where they please ("把 … 页面归档", "… を一時停止して"), and so may
         // German ("bitte den Job 98765 abbrechen"): the forms of `foreign_verbs.txt` are read anywhere.
         let anywhere = a.verb.chars().any(unspaced_script) || table.foreign.contains(&a.verb);
@@ -863,7 +852,7 @@ const WHERE_LEADS: [&str; 6] = ["do", "does", "did", "may", "might", "shall"];
 /// part of its own.
 pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
-    each_action(table, text, |refs, a, _, _| {
+    each_action(table, text, |refs, a, _, _, _| {
         // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
         done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && done_at(refs, a.at, &[]);
     });
@@ -967,7 +956,7 @@ const ASKS: [&str; 20] = [
 /// delete it".
 pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
     let mut out = Vec::new();
-    each_action(table, text, |refs, a, _, _| {
+    each_action(table, text, |refs, a, _, _, _| {
         let wanted_done = a.len == 1 && asked_as_done(refs, a.at);
         if a.at > 0
             && (((VERB_LEADS.contains(&refs[a.at - 1]) || NEGATIONS.contains(&refs[a.at - 1]))
@@ -986,7 +975,7 @@ pub(crate) fn denied_actions(table: &Families, text: &str) -> Vec<Family> {
 /// items are added, solve the model": adding was a step before).
 pub(crate) fn done_actions(table: &Families, text: &str) -> Vec<Family> {
     let mut out = Vec::new();
-    each_action(table, text, |refs, a, _, earlier| {
+    each_action(table, text, |refs, a, _, earlier, _| {
         let mut s = a.at;
         while s > 0 && ["already", "just", "have", "had", "also"].contains(&refs[s - 1]) {
             s -= 1;
@@ -1000,20 +989,23 @@ pub(crate) fn done_actions(table: &Families, text: &str) -> Vec<Family> {
 }
 
 /// Calls `f` with each clause's words, each action the table finds in them (its `at` within the clause),
-/// the clause's offset in `request_words`, and the request's words before the clause.
-fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, usize, &[&str])) {
+/// the clause's offset in `request_words`, the request's words before the clause, and the length of the
+/// clause before it (if any).
+fn each_action(table: &Families, text: &str, mut f: impl FnMut(&[&str], Action, usize, &[&str], Option<usize>)) {
     let clauses = clauses(text);
     let all: Vec<&str> = clauses.iter().flatten().map(String::as_str).collect();
     let mut offset = 0;
+    let mut before = None;
     for w in &clauses {
         let refs = &all[offset..offset + w.len()];
         let mut actions = table.actions(refs);
         actions.extend(refs.iter().enumerate().flat_map(|(i, word)| table.unspaced_actions(word, i)));
         actions.sort_by_key(|a| a.at);
         for a in actions {
-            f(refs, a, offset, &all[..offset]);
+            f(refs, a, offset, &all[..offset], before);
         }
         offset += w.len();
+        before = Some(w.len());
     }
 }
 
