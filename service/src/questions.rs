@@ -314,6 +314,8 @@ mod tests {
             "the 'Old data' tab is obsolete, the workbook shouldn't contain it anymore",
             "can you pull it back out of the trash and put it where it was?",
             "I want my reply \"Great write-up, thanks!\" to show up under Hacker News story 39012345.",
+            "what street address is at 40.7484, -73.9857?",
+            "What's on the Hacker News front page right now?",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -326,6 +328,22 @@ mod tests {
 
     #[test]
     fn questions_are_written_as_plain_requests() {
+        check(
+            "what street address is at 40.7484, -73.9857?",
+            Some("reverse geocode the coordinates 40.7484, -73.9857 to a street address?"),
+        );
+        check("what's at 48.8584 2.2945", Some("reverse geocode the coordinates 48.8584 2.2945 to a street address"));
+        check("what is the address of the Louvre", None);
+        check(
+            "What's on the Hacker News front page right now?",
+            Some("get the top stories on the front page of Hacker News right now?"),
+        );
+        check(
+            "which stations does G7 actually stop at between Beijing and Shanghai",
+            Some(
+                "get the stations (stops) on the train's route: which stations does it stop at between Beijing and Shanghai",
+            ),
+        );
         check("how many yen is 50 pounds", Some("convert currency: 50 pounds to yen at the exchange rate"));
         check(
             "How many Norwegian kroner was one euro worth on 2024-11-15?",

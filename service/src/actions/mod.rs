@@ -393,10 +393,12 @@ const PRONOUN_OBJECTS: [&str; 7] = ["it", "them", "this", "that", "these", "thos
 /// Words after which the next word is where a request puts its verb ("please *send*", "and *delete*",
 /// "can you *find*", "i want to *book*"; "I didn't *mean* to *move* my knight" denies moving).
 #[rustfmt::skip]
-pub(crate) const VERB_LEADS: [&str; 42] = [
+pub(crate) const VERB_LEADS: [&str; 55] = [
     "to", "and", "then", "please", "pls", "plz", "also", "can", "could", "would", "will", "should", "must", "you", "u",
     "i", "we", "let's", "lets", "me", "just", "quickly", "now", "first", "next", "finally", "kindly", "go", "help",
     "want", "need", "wanna", "gotta", "i'd", "ok", "permanently", "immediately", "bulk", "batch", "so", "mean", "meant",
+    // Fillers a spoken or hurried request opens with: "okay upload the video …", "oops undo my last move".
+    "okay", "oops", "whoops", "um", "umm", "uh", "uhh", "erm", "hey", "yeah", "yep", "alright", "ugh",
 ];
 
 /// Adverbs between a word that leads to a verb and the verb: "can you *actually* buy …" (`led_to`); not
@@ -471,7 +473,9 @@ const AFTER_LIGHT_NOUN: [&str; 16] = [
 /// and one of its nouns (`LIGHT`), a determiner (`LIGHT_LEADS`) and at most two more words between, the
 /// noun ending the phrase (`AFTER_LIGHT_NOUN`).
 fn light_verb_before(words: &[&str], at: usize) -> Option<usize> {
-    if words.get(at + 1).is_some_and(|next| !AFTER_LIGHT_NOUN.contains(next)) {
+    // A count may follow the noun too: "place a buy order *10* AAPL shares".
+    let ends = |next: &&str| AFTER_LIGHT_NOUN.contains(next) || next.chars().all(|c| c.is_ascii_digit());
+    if words.get(at + 1).is_some_and(|next| !ends(next)) {
         return None;
     }
     if let Some(verb) = giving_verb_before(words, at) {
@@ -612,7 +616,7 @@ fn said_for(words: &[&str], at: usize) -> bool {
 }
 
 /// Words that open a clause of time (`said_when`).
-const TIME_CLAUSES: [&str; 7] = ["before", "after", "when", "while", "once", "until", "whenever"];
+const TIME_CLAUSES: [&str; 9] = ["before", "b4", "after", "when", "while", "once", "until", "till", "whenever"];
 
 /// Words that say a verb after "to" did not happen (`failed_at`).
 const FAILED: [&str; 7] = ["failed", "fails", "fail", "failing", "unable", "refuses", "refused"];
@@ -872,7 +876,10 @@ pub(crate) fn only_sets_the_scene(table: &Families, text: &str) -> bool {
     let tells = opens_with_subject || words.iter().any(|w| TELLING.contains(&w.as_str()));
     tells
         && !text.contains('?')
-        && !words.iter().enumerate().any(|(i, w)| ASKS.contains(&w.as_str()) && !wish_of_another(&words, i))
+        && !words
+            .iter()
+            .enumerate()
+            .any(|(i, w)| ASKS.contains(&w.as_str()) && !wish_of_another(&words, i) && !says_what_cannot_be(&words, i))
         && !clause_openers(text).iter().any(|w| crate::analysis::QUESTIONS.contains(&w.as_str()))
         && request_actions(table, text).is_empty()
 }
@@ -891,6 +898,13 @@ fn wish_of_another(words: &[String], i: usize) -> bool {
         && ["don't", "dont", "not"].contains(&w(i - 1))
         && crate::negation::PEOPLE.contains(&w(i + 1));
     of_another || kept_from_others
+}
+
+/// Whether the word at `i` of `words` is "can't" after a subject: "… and *I can't* start anything" tells
+/// what goes wrong (the scene of the part that asks: "Stop the container called web-old"); "can't you …"
+/// asks.
+fn says_what_cannot_be(words: &[String], i: usize) -> bool {
+    words[i] == "can't" && i >= 1 && SUBJECTS.contains(&words[i - 1].as_str())
 }
 
 /// The words of a part that only hands the rest of the request over: "Can you do that?", "Could you take
@@ -1131,6 +1145,9 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
                         // "build #4512": a number the thing goes by, read as a word, so the word before is
                         // a noun of `nouns.txt` ("build number"), not a verb.
                         Some(std::borrow::Cow::Borrowed("number"))
+                    } else if is_checkbox(t) {
+                        // "- [x] mark 'Write migration guide' as done": a to-do list's box is no word.
+                        None
                     } else if t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=') {
                         None
                     } else {
@@ -1174,6 +1191,11 @@ fn inline_asides(text: &str) -> std::borrow::Cow<'_, str> {
     }
     out.push_str(rest);
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether `token` is the box of a to-do list's item ("[ ]", "[x]").
+fn is_checkbox(token: &str) -> bool {
+    matches!(token, "[" | "]" | "[]" | "[x]" | "[X]" | "[✓]" | "[✔]" | "[-]")
 }
 
 /// Whether `token` is a number written after "#" ("#4512", "#12,"): what a build, order or issue goes by.
@@ -1314,6 +1336,14 @@ mod tests {
         check("back up the sqlite db before I migrate", Some("download"));
         check("re-run the failed workflow", Some("resume"));
         check("retry the failed job in build 8812", Some("resume"));
+        // Running again is running: "re-run the Keboola transformation" agrees with `run_job`.
+        assert_eq!(
+            families().agreement(families().by_name("resume"), families().by_name("run")),
+            Agreement::Compatible
+        );
+        // Moving an issue to a status is what a `transition_issue` tool does.
+        assert_eq!(family_of_tool("jira_transition_issue").as_deref(), Some("move"));
+        assert_eq!(family_of_tool("manage_slide_transitions"), None);
         check("mute the datadog monitor for 2 hours", Some("stop"));
         check("archive the stripe product", Some("archive"));
         check("upgrade the helm release api to chart 1.4", Some("update"));
@@ -1453,6 +1483,17 @@ mod tests {
         };
         check("AAPL daily closing prices for the past year", &[]);
         check("3pm new york is what time in london?", &[]);
+        // A filler a spoken or hurried request opens with leads to its verb.
+        check("okay upload the video to my youtube channel as unlisted", &["upload"]);
+        check("oops undo my last chess move", &["revert"]);
+        check("um send jake a direct message on discord", &["send"]);
+        // A to-do list's box is no word; a count may follow a light verb's noun; "b4" opens a clause of time.
+        check("- [x] mark 'Write migration guide' as done in SimpleCheckList", &["update"]);
+        check("[ ] drain k8s node ip-10-0-3-17 before tonight's kernel patch", &["lock"]);
+        check("place a buy order 10 aapl shares @ market pls", &["pay"]);
+        check("lock contract.docx w/ a pw b4 i email it to the client", &["lock"]);
+        check("stash my uncommitted git changes", &["archive"]);
+        check("snapshot the local SQLite db to /backups/app.db", &["download"]);
         check("close issue 12, then post a note in #general", &["close", "send"]);
         check("can you delete ~/tmp/old.log please", &["delete"]);
         check("where can I charge my electric car near Munich", &["search"]);
@@ -1541,6 +1582,12 @@ mod tests {
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
         // A sentence that tells how things are sets the scene of a request's other part.
         assert!(only_sets_the_scene(t, "Airbnb listing 53912345 looks nice."));
+        // "I can't …" tells what goes wrong; "can't you …" asks.
+        assert!(only_sets_the_scene(
+            t,
+            "This Docker container has been squatting on port 8080 all afternoon and I can't start anything."
+        ));
+        assert!(!only_sets_the_scene(t, "the build has been stuck for an hour, can't you just stop it"));
         assert!(only_sets_the_scene(t, "I'm planning a trip to Kyoto next week."));
         assert!(only_sets_the_scene(t, "I don't want anyone else opening the Word file with the salaries."));
         assert!(!only_sets_the_scene(t, "I don't want the history."));
