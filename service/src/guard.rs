@@ -323,6 +323,10 @@ struct Thing {
     plural: bool,
 }
 
+/// Places that hold things of the kind the word before them names (`Guard::makes_where_it_goes`): a task
+/// list, a reading queue.
+const LIST_PLACES: [&str; 5] = ["list", "checklist", "queue", "backlog", "todo"];
+
 /// Words before a thing that say which of them by time, not its kind (`Guard::fits`). ("latest" is
 /// left out: `get_latest_release` is told apart from `get_release` by it.)
 const WHEN_ONLY: [&str; 4] = ["recent", "newest", "oldest", "previous"];
@@ -507,7 +511,13 @@ impl<'a> Guard<'a> {
             .filter_map(|words| thing_of(words, profiles))
             .collect();
         let places: Vec<TermId> = place_things.iter().map(|p| p.head).collect();
-        let collections: Vec<TermId> = place_things.iter().filter(|p| p.plural).map(|p| p.head).collect();
+        let mut collections: Vec<TermId> = place_things.iter().filter(|p| p.plural).map(|p| p.head).collect();
+        // A list is a collection of what the word before it names: "add 'Renew SSL certificates' to my Ops
+        // *task* list" puts a task there (`create_task`).
+        let lists = ids(&LIST_PLACES.map(String::from));
+        collections.extend(
+            place_things.iter().filter(|p| lists.contains(&p.head)).filter_map(|p| p.qualifiers.last().copied()),
+        );
         let thing = if only_acts || request.looks_up { thing_of(&request.object_words, profiles) } else { None };
         let mut kinds_apart = Vec::new();
         let mut holders_apart = Vec::new();
@@ -940,7 +950,9 @@ impl<'a> Guard<'a> {
     /// thing the tool's name acts on is the head of the place ("category" of "our url category", not the
     /// "url" of `add_urls_to_category`) but not a word of what is put there, and the tool's object shares
     /// no term with what is put there. A place written in the plural is a collection of such things ("save
-    /// Maria's number to my phone contacts"): a tool that makes one (`create_contact`) puts it there.
+    /// Maria's number to my phone contacts"): a tool that makes one (`create_contact`) puts it there; so is a
+    /// list of what the word before it names ("add 'Renew SSL certificates' to my Ops task list" →
+    /// `create_task`, `LIST_PLACES`).
     fn makes_where_it_goes(&self, t: &crate::profile::ToolProfile) -> bool {
         let table = families();
         // What is put there may be words the catalog never uses ("add evil-cdn.biz to our url category").
@@ -1921,6 +1933,11 @@ mod tests {
         // "save Maria's number to my phone contacts" → create_contact: a place written in the plural is a
         // collection of the things the tool makes, so making one puts it there.
         assert!(!guards(&add(&["word10"], &["my", "word11s"]), &p, 0, 0));
+        // "add 'Renew SSL certificates' to my Ops task checklist" → create_task: a list holds what the word
+        // before it names, so making one puts it there; into the task itself it goes no more.
+        p.intern("checklist");
+        assert!(!guards(&add(&["renew"], &["my", "ops", "word11", "checklist"]), &p, 0, 0));
+        assert!(guards(&add(&["renew"], &["my", "ops", "word11"]), &p, 0, 0));
         // "add a new lead and a field to the table": a table made too is not a place only.
         assert!(!guards(&add(&["word13", "word11"], &["word11"]), &p, 0, 0));
         // "on my airtable table, add a row": what the request calls its own exists, a place too. A number

@@ -316,6 +316,10 @@ mod tests {
             "I want my reply \"Great write-up, thanks!\" to show up under Hacker News story 39012345.",
             "what street address is at 40.7484, -73.9857?",
             "What's on the Hacker News front page right now?",
+            "We've planned a picnic in Lisbon this Saturday and I'm nervous it's going to rain on us.",
+            "I honestly can't tell whose move it is.",
+            "I do not have time to read the whole article. Just give me the short version.",
+            "Eight of us are going to Austin in June and we still have nowhere to stay together.",
         ];
         let rules = rules();
         for (i, rule) in rules.iter().enumerate() {
@@ -334,6 +338,28 @@ mod tests {
         );
         check("what's at 48.8584 2.2945", Some("reverse geocode the coordinates 48.8584 2.2945 to a street address"));
         check("what is the address of the Louvre", None);
+        check("I need a short PDF brief on the EU AI Act. Save it as /root/pdf/brief.pdf.", None);
+        check(
+            "I do not have time to read the whole article. Just give me the short version.",
+            Some("I do not have time to read the whole article. Just summarize it: give me a summary."),
+        );
+        check(
+            "We've planned a picnic in Lisbon this Saturday and I'm nervous it's going to rain on us.",
+            Some("We've planned a picnic in Lisbon this Saturday and I'm get the weather forecast (rain) on us."),
+        );
+        check("it's going to rain tomorrow, so cancel the picnic", None);
+        check(
+            "I honestly can't tell whose move it is.",
+            Some("I honestly can't tell get whose turn it is (the current turn)."),
+        );
+        check(
+            "we still have nowhere to stay in Austin",
+            Some("we still have search for accommodation listings (a place to stay) in Austin"),
+        );
+        check(
+            "Is it possible to work out how much 0.5 BTC is worth in euros right now?",
+            Some("Is it possible to work out convert currency: 0.5 BTC to euros at the exchange rate right now?"),
+        );
         check(
             "What's on the Hacker News front page right now?",
             Some("get the top stories on the front page of Hacker News right now?"),

@@ -799,7 +799,11 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || gerund_after_to(refs, at)
                 || (!out.is_empty() && reports_the_outcome(refs, at))
                 || (!wanted_done && done_at(refs, a.at, earlier));
-            (at == 0
+            // A past participle opening a clause tells a state, not a command: "unlock okta user jsmith,
+            // *locked* out after too many tries".
+            let participle_opens =
+                at == 0 && a.len == 1 && refs[0].ends_with("ed") && table.base_form(refs[0]) != refs[0];
+            ((at == 0 && !participle_opens)
                 || led_to(refs, at)
                 || command_before(refs, at)
                 || wanted_done
@@ -809,12 +813,41 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         };
         if asked {
             // "where can I charge my car" asks where to do it: finding a place, not charging.
-            let family =
-                if !anywhere && asks_where(refs, at) { table.by_name("search").unwrap_or(a.family) } else { a.family };
+            // "flag the error group as fixed" closes it.
+            let family = if !anywhere && asks_where(refs, at) {
+                table.by_name("search").unwrap_or(a.family)
+            } else if !anywhere && marks_as_ended(refs, at) {
+                table.by_name("close").unwrap_or(a.family)
+            } else if !anywhere && checks_validity(refs, at) {
+                table.by_name("validate").unwrap_or(a.family)
+            } else {
+                a.family
+            };
             out.push(Action { at: a.at + offset, family, ..a });
         }
     });
     out
+}
+
+/// Verbs that mark a thing as in a state (`marks_as_ended`).
+const MARKING: [&str; 6] = ["mark", "marks", "flag", "flags", "tag", "tags"];
+
+/// States that say a thing is ended: marking it so closes it.
+const ENDED: [&str; 8] = ["done", "complete", "completed", "resolved", "fixed", "closed", "finished", "solved"];
+
+/// Whether the verb at `at` in `words` (a clause's words) marks its thing as ended (`MARKING`, then "as"
+/// and a word of `ENDED` within the clause): "flag the error group in Raygun *as fixed*", "mark 'Write
+/// migration guide' *as done*" close it.
+fn marks_as_ended(words: &[&str], at: usize) -> bool {
+    MARKING.contains(&words[at]) && words[at + 1..].windows(2).take(8).any(|w| w[0] == "as" && ENDED.contains(&w[1]))
+}
+
+/// Whether the verb at `at` in `words` (a clause's words) checks whether its thing is valid: "check whether
+/// the syntax is even valid", "see if this JSON is correct" validate it.
+fn checks_validity(words: &[&str], at: usize) -> bool {
+    ["check", "checks", "see"].contains(&words[at])
+        && words.get(at + 1).is_some_and(|w| ["whether", "if"].contains(w))
+        && words[at + 2..].iter().take(8).any(|w| ["valid", "invalid", "correct"].contains(w))
 }
 
 /// Nouns an agent names what it looks for by: "need a *tool* that removes …", "any *way* which lists …".
@@ -1488,7 +1521,14 @@ mod tests {
         check("oops undo my last chess move", &["revert"]);
         check("um send jake a direct message on discord", &["send"]);
         // A to-do list's box is no word; a count may follow a light verb's noun; "b4" opens a clause of time.
-        check("- [x] mark 'Write migration guide' as done in SimpleCheckList", &["update"]);
+        check("- [x] mark 'Write migration guide' as done in SimpleCheckList", &["close"]);
+        check("could you maybe flag the error group in Raygun as fixed so it stops nagging us?", &["close"]);
+        check("mark the email as read", &["update"]);
+        check("unlock okta user jsmith@acme.io, locked out after too many tries", &["unlock"]);
+        check("deleted the wrong file by accident, restore it from the trash", &["revert"]);
+        check("Check whether the syntax is even valid before I lose my mind.", &["validate"]);
+        check("check whether the build passed", &["get"]);
+        check("take that outdated blog entry down from the live site", &["revert"]);
         check("[ ] drain k8s node ip-10-0-3-17 before tonight's kernel patch", &["lock"]);
         check("place a buy order 10 aapl shares @ market pls", &["pay"]);
         check("lock contract.docx w/ a pw b4 i email it to the client", &["lock"]);
