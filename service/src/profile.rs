@@ -697,8 +697,9 @@ fn coordinated_actions(table: &crate::actions::Families, description: &str, name
 }
 
 /// Verbs of the table that a tool's name uses as nouns: `text_diff` compares texts, `text-search` searches
-/// them; no tool of the crawled catalogs texts anyone.
-const NOT_VERBS_IN_NAMES: [&str; 1] = ["text"];
+/// them; no tool of the crawled catalogs texts anyone. `browser_snapshot` reads the page's accessibility
+/// snapshot, `list_snapshots` lists them: a request snapshots a database, a name names one.
+const NOT_VERBS_IN_NAMES: [&str; 3] = ["text", "snapshot", "snapshots"];
 
 /// The actions a tool's name shows, from its words. A later verb is a noun, what the first acts on
 /// ("order" of `cancel_order`, "message" of `get_message`), unless a conjunction leads to it
@@ -837,6 +838,8 @@ mod tests {
         assert_eq!(shows("text_diff"), ["compare"], "a text is what is compared");
         assert_eq!(shows("text-search"), ["search"]);
         assert!(shows("text_splitter").is_empty(), "no tool texts anyone");
+        assert!(shows("browser_snapshot").is_empty(), "a snapshot is what the page is read as");
+        assert_eq!(shows("create_snapshot"), ["create"]);
     }
 
     #[test]

@@ -309,6 +309,8 @@ impl Families {
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             } else if let Some((family, phrase)) = self.split_phrase(words, i) {
                 out.push(Action { family, verb: phrase, at: i, len: 1 });
+            } else if let Some(family) = self.leaves_a_note(words, i) {
+                out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             }
             i += 1;
         }
@@ -331,6 +333,21 @@ impl Families {
             let answers = words[j] == "know" && ["me", "us"].contains(&words[i + 1]);
             (PARTICLES.contains(&words[j]) && !answers).then(|| self.forms.get(&phrase).map(|&f| (f, phrase))).flatten()
         })
+    }
+
+    /// "Leave a note on …" comments: a light verb whose noun is no form of the table ("*leave* a quick
+    /// *note* on Linear ticket ENG-412 saying …"), the noun ending the phrase (`AFTER_LIGHT_NOUN`: not
+    /// "leave the notes folder alone").
+    fn leaves_a_note(&self, words: &[&str], i: usize) -> Option<Family> {
+        let noun = |j: usize| {
+            words.get(j).is_some_and(|w| ["note", "notes"].contains(w))
+                && words.get(j + 1).is_none_or(|next| AFTER_LIGHT_NOUN.contains(next))
+        };
+        (["leave", "leaves"].contains(&words[i])
+            && words.get(i + 1).is_some_and(|w| LIGHT_LEADS.contains(w))
+            && (noun(i + 2) || noun(i + 3)))
+        .then(|| self.by_name("comment"))
+        .flatten()
     }
 
     /// A verb that reads, with "into" after what it acts on, puts it somewhere (`upload`): "*load* every PDF
@@ -1524,6 +1541,9 @@ mod tests {
         check("- [x] mark 'Write migration guide' as done in SimpleCheckList", &["close"]);
         check("could you maybe flag the error group in Raygun as fixed so it stops nagging us?", &["close"]);
         check("mark the email as read", &["update"]);
+        check("leave a note on Linear ticket ENG-412 saying the fix has been deployed", &["comment"]);
+        check("[ ] leave a quick note on the Q3 Roadmap page in Notion asking Priya to confirm", &["comment"]);
+        check("leave the notes folder alone", &[]);
         check("unlock okta user jsmith@acme.io, locked out after too many tries", &["unlock"]);
         check("deleted the wrong file by accident, restore it from the trash", &["revert"]);
         check("Check whether the syntax is even valid before I lose my mind.", &["validate"]);
