@@ -514,7 +514,7 @@ impl<'a> Guard<'a> {
         let mut collections: Vec<TermId> = place_things.iter().filter(|p| p.plural).map(|p| p.head).collect();
         // A list is a collection of what the word before it names: "add 'Renew SSL certificates' to my Ops
         // *task* list" puts a task there (`create_task`).
-        let lists = ids(&LIST_PLACES.map(String::from));
+        let lists = if place_things.is_empty() { Vec::new() } else { ids(&LIST_PLACES.map(String::from)) };
         collections.extend(
             place_things.iter().filter(|p| lists.contains(&p.head)).filter_map(|p| p.qualifiers.last().copied()),
         );

@@ -309,7 +309,7 @@ impl Families {
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             } else if let Some((family, phrase)) = self.split_phrase(words, i) {
                 out.push(Action { family, verb: phrase, at: i, len: 1 });
-            } else if let Some(family) = self.leaves_a_note(words, i) {
+            } else if let Some(family) = self.light_noun_of_no_form(words, i) {
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             }
             i += 1;
@@ -335,19 +335,19 @@ impl Families {
         })
     }
 
-    /// "Leave a note on …" comments: a light verb whose noun is no form of the table ("*leave* a quick
-    /// *note* on Linear ticket ENG-412 saying …"), the noun ending the phrase (`AFTER_LIGHT_NOUN`: not
-    /// "leave the notes folder alone").
-    fn leaves_a_note(&self, words: &[&str], i: usize) -> Option<Family> {
+    /// The family of a light verb at `i` whose noun is no form of the table (`LIGHT_OF_NO_FORM`: "*leave*
+    /// a quick *note* on Linear ticket ENG-412 saying …" comments): a determiner after the verb
+    /// (`LIGHT_LEADS`), the noun one or two words on, ending the phrase (`AFTER_LIGHT_NOUN`: not "leave
+    /// the notes folder alone").
+    fn light_noun_of_no_form(&self, words: &[&str], i: usize) -> Option<Family> {
+        let (_, nouns, family) = LIGHT_OF_NO_FORM.iter().find(|(verbs, _, _)| verbs.contains(&words[i]))?;
         let noun = |j: usize| {
-            words.get(j).is_some_and(|w| ["note", "notes"].contains(w))
+            words.get(j).is_some_and(|w| nouns.contains(w))
                 && words.get(j + 1).is_none_or(|next| AFTER_LIGHT_NOUN.contains(next))
         };
-        (["leave", "leaves"].contains(&words[i])
-            && words.get(i + 1).is_some_and(|w| LIGHT_LEADS.contains(w))
-            && (noun(i + 2) || noun(i + 3)))
-        .then(|| self.by_name("comment"))
-        .flatten()
+        (words.get(i + 1).is_some_and(|w| LIGHT_LEADS.contains(w)) && (noun(i + 2) || noun(i + 3)))
+            .then(|| self.by_name(family))
+            .flatten()
     }
 
     /// A verb that reads, with "into" after what it acts on, puts it somewhere (`upload`): "*load* every PDF
@@ -474,6 +474,10 @@ const LIGHT: [(&[&str], &[&str]); 5] = [
     (&["place", "places"], &["order"]),
     (&["do", "does", "perform", "performs", "run"], &["search", "lookup", "backup"]),
 ];
+
+/// Light verbs with nouns that are no form of the table, and the family the pair asks (`Families::actions`):
+/// "leave a note" comments. (`LIGHT` takes the family from its noun, a form.)
+const LIGHT_OF_NO_FORM: [(&[&str], &[&str], &str); 1] = [(&["leave", "leaves"], &["note", "notes"], "comment")];
 
 /// Words that may stand between a light verb and its noun: a determiner and at most two more words
 /// ("take *a full* backup", "leave *a quick* comment", "place *a market buy* order").
