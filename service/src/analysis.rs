@@ -383,9 +383,21 @@ const LOOKUP_WORDS: [&str; 10] =
 /// (stop words, noise and words of looking things up left out): the words that tell the ruled-out thing
 /// apart — a word before another of its phrase, or its phrase's one word ("*blank* sheet", "*history*",
 /// "the *Douyin* *trending* list") — then the heads after such words ("sheet", "list"), then the terms of
-/// the words it wants (empty when it rules out no head).
-fn unwanted_terms(words: &[String], ends: &[usize], profiles: &Profiles) -> (Vec<TermId>, Vec<TermId>, Vec<TermId>) {
-    let marked = crate::negation::unwanted(words, ends);
+/// the words it wants (empty when it rules out no head). A ruled-out word that reads as an action the
+/// request also asks (`asked`) tells nothing apart: in "rather than adding yet another reply, put a
+/// thumbs-up on it" adding is what is asked, only the reply is ruled out.
+fn unwanted_terms(
+    words: &[String],
+    ends: &[usize],
+    profiles: &Profiles,
+    asked: &[Family],
+) -> (Vec<TermId>, Vec<TermId>, Vec<TermId>) {
+    let mut marked = crate::negation::unwanted(words, ends);
+    for (w, m) in words.iter().zip(marked.iter_mut()) {
+        if *m && families().actions(&[w.as_str()]).iter().any(|a| asked.contains(&a.family)) {
+            *m = false;
+        }
+    }
     if !marked.contains(&true) {
         return (Vec::new(), Vec::new(), Vec::new());
     }
@@ -694,7 +706,7 @@ impl Analysis {
         denied.sort_unstable();
         denied.dedup();
         denied.retain(|f| !families_seen.contains(f));
-        let (denied_terms, denied_heads, wanted) = unwanted_terms(&raw, &ends, profiles);
+        let (denied_terms, denied_heads, wanted) = unwanted_terms(&raw, &ends, profiles, &families_seen);
         let composes = !foreign
             && (raw.first().is_some_and(|w| COMPOSING.contains(&w.as_str()))
                 || (!question && action.as_ref().is_some_and(|a| COMPOSING.contains(&a.verb.as_str()))))

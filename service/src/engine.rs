@@ -570,6 +570,13 @@ impl Engine {
         let live = self.live();
         let snap = &live.snapshot;
         let mut notes = Vec::new();
+        // A request written as a letter is read without its greeting, pleasantries and signature
+        // (`letter::unframed`): each would be a part that looks up its own words.
+        let unframed = crate::letter::unframed(query);
+        if unframed.is_some() {
+            notes.push("read without the letter's greeting and signature".to_string());
+        }
+        let query = unframed.as_deref().unwrap_or(query);
         // A request that passes on someone else's words ("Our PM wrote: '…' Can you do that?") asks what
         // they ask: the quote is read as the request, not as its payload (`payload::relayed`).
         let relayed = crate::payload::relayed(query);

@@ -645,10 +645,14 @@ impl<'a> Guard<'a> {
 
     /// Whether the tool's name shows only actions the request says not to do (`Analysis::denied`): "draft
     /// a reply … but don't send it" is not served by `sendMessage`; "pause the trigger, don't delete it"
-    /// not by `event_delete_trigger`.
+    /// not by `event_delete_trigger`. A tool whose action the table finds compatible with one the request
+    /// asks may still do what is asked: "append these two tasks to the request we registered last week" is
+    /// served by `add_tasks_to_request` though adding (registering) was done already.
     pub(crate) fn does_what_is_denied(&self, tool: usize) -> bool {
         let t = &self.profiles.tools[tool];
-        !t.actions.is_empty() && t.actions.iter().all(|a| self.request.denied.contains(a))
+        !t.actions.is_empty()
+            && t.actions.iter().all(|a| self.request.denied.contains(a))
+            && families().agreement_of_sets(&self.request.families, &t.actions) != Agreement::Compatible
     }
 
     /// Whether the tool's name (or title) is about what the request rules out: it uses a word that tells the

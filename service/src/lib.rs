@@ -22,6 +22,7 @@ mod fusion;
 mod guard;
 mod intents;
 mod language;
+mod letter;
 mod listen;
 mod metrics;
 mod mirrors;

@@ -2,8 +2,9 @@
 //! "post 'deploy done' in #releases") is the payload of the action, and its words pull a search toward
 //! tools about them. A request with quoted text is also searched without it. Pure code.
 
-/// Opening quote → its closing quote.
-const QUOTES: [(char, char); 5] = [('\'', '\''), ('"', '"'), ('“', '”'), ('‘', '’'), ('«', '»')];
+/// Opening quote → its closing quote. A backtick span is code or output pasted in ("getting `relation
+/// users does not exist` — which tables …"): payload like a quote.
+const QUOTES: [(char, char); 6] = [('\'', '\''), ('"', '"'), ('“', '”'), ('‘', '’'), ('«', '»'), ('`', '`')];
 
 /// The quoted spans of `chars`, each as (its opening quote, its closing quote) positions.
 fn quoted_spans(chars: &[char]) -> Vec<(usize, usize)> {

@@ -174,6 +174,7 @@ mod tests {
     fn every_rule_compiles_and_is_tested() {
         // Each rule of the table is matched by at least one request of these tests.
         let asked = [
+            "give the customer their money back",
             "how many yen is 50 pounds",
             "how much is one bitcoin in usd",
             "what is 20 usd in eur?",
@@ -521,6 +522,11 @@ mod tests {
     #[test]
     fn chance_stays_files_people_tips_front_pages_and_security_are_written_plainly() {
         check("flip a coin for me", Some("pick a random choice (heads or tails) for me"));
+        check(
+            "pi_3Nx is the duplicate — give the customer their money back on that one in Stripe",
+            Some("pi_3Nx is the duplicate — refund the payment (give the money back) on that one in Stripe"),
+        );
+        check("send them some money", None);
         check(
             "find a place to stay in Lisbon",
             Some("find accommodation listings (a place to stay: airbnb, hotel) in Lisbon"),

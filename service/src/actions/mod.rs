@@ -470,7 +470,10 @@ const IDIOMS: [(&[&str], &[&str]); 4] = [
 const LIGHT: [(&[&str], &[&str]); 5] = [
     (&["take", "takes", "grab", "grabs"], &["screenshot", "screenshots", "backup", "copy", "look"]),
     (&["leave", "leaves"], &["comment", "reply"]),
-    (&["make", "makes"], &["edit", "edits", "change", "changes", "copy", "duplicate", "clone", "backup", "chart"]),
+    (&["make", "makes"], &[
+        "edit", "edits", "change", "changes", "copy", "duplicate", "clone", "backup", "chart", "delete", "update",
+        "upload", "download", "search", "merge",
+    ]),
     (&["place", "places"], &["order"]),
     (&["do", "does", "perform", "performs", "run"], &["search", "lookup", "backup"]),
 ];
@@ -814,6 +817,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || denied_at(refs, at)
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
+                || points_below(refs, at)
                 || said_when(refs, at)
                 || said_of_a_thing(refs, at)
                 || (said_for(refs, at) && table.class(a.family) != EffectClass::Read)
@@ -825,6 +829,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             let participle_opens =
                 at == 0 && a.len == 1 && refs[0].ends_with("ed") && table.base_form(refs[0]) != refs[0];
             ((at == 0 && !participle_opens)
+                || after_a_terse_name(table, refs, at, earlier)
                 || led_to(refs, at)
                 || command_before(refs, at)
                 || wanted_done
@@ -850,17 +855,46 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
     out
 }
 
+/// Whether the verb at `at` in `refs` (a clause's words) follows one or two words that name where it acts in a
+/// search-box request: "excel delete sheet", "chess undo last move". Only in a request's first clause of at
+/// most five words, after words that are no verb, determiner or word that leads to one, and with something
+/// after it to act on ("weibo hot search" is a noun), the verb in its base form ("Airbnb listing 53912345
+/// looks nice" tells).
+fn after_a_terse_name(table: &Families, refs: &[&str], at: usize, earlier: &[&str]) -> bool {
+    earlier.is_empty()
+        && refs.len() <= 5
+        && (1..=2).contains(&at)
+        && at + 1 < refs.len()
+        && table.base_form(refs[at]) == refs[at]
+        && refs[..at].iter().all(|w| {
+            w.chars().all(char::is_alphanumeric)
+                && !DETERMINERS.contains(w)
+                && !VERB_LEADS.contains(w)
+                && !crate::analysis::QUESTIONS.contains(w)
+                && table.actions(&[w]).is_empty()
+        })
+}
+
+/// Whether the verb at `at` in `refs` (a clause's words) is a letter's pointer to what follows: "please
+/// *find below* the particulars", "kindly find attached …" ask nothing.
+fn points_below(refs: &[&str], at: usize) -> bool {
+    ["find", "see"].contains(&refs[at])
+        && refs.get(at + 1).is_some_and(|w| ["below", "attached", "enclosed", "herewith", "overleaf"].contains(w))
+}
+
 /// Verbs that mark a thing as in a state (`marks_as_ended`).
-const MARKING: [&str; 6] = ["mark", "marks", "flag", "flags", "tag", "tags"];
+/// "Set" marks too: "set the task as done".
+const MARKING: [&str; 8] = ["mark", "marks", "flag", "flags", "tag", "tags", "set", "sets"];
 
 /// States that say a thing is ended: marking it so closes it.
 const ENDED: [&str; 8] = ["done", "complete", "completed", "resolved", "fixed", "closed", "finished", "solved"];
 
 /// Whether the verb at `at` in `words` (a clause's words) marks its thing as ended (`MARKING`, then "as"
-/// and a word of `ENDED` within the clause): "flag the error group in Raygun *as fixed*", "mark 'Write
-/// migration guide' *as done*" close it.
+/// — or "like", as a learner writes it — and a word of `ENDED` within the clause): "flag the error group
+/// in Raygun *as fixed*", "mark 'Write migration guide' *as done*", "mark it *like done*" close it.
 fn marks_as_ended(words: &[&str], at: usize) -> bool {
-    MARKING.contains(&words[at]) && words[at + 1..].windows(2).take(8).any(|w| w[0] == "as" && ENDED.contains(&w[1]))
+    MARKING.contains(&words[at])
+        && words[at + 1..].windows(2).take(8).any(|w| ["as", "like"].contains(&w[0]) && ENDED.contains(&w[1]))
 }
 
 /// Whether the verb at `at` in `words` (a clause's words) checks whether its thing is valid: "check whether
@@ -1641,6 +1675,16 @@ mod tests {
         check("Build #1289 on the deploy-prod pipeline is stuck; stop it", &["stop"]);
         check("Order #998 never arrived, refund it", &["refund"]);
         check("post a note in #general", &["send"]);
+        // A search-box request may name where it acts before its verb; a letter points to what follows.
+        check("excel delete sheet", &["delete"]);
+        check("chess undo last move", &["revert"]);
+        check("weibo hot search", &[]);
+        check("Please find below the particulars: the checkout-web deployment", &[]);
+        // A learner's words: "eliminate", "actualize", "make the delete of …", "mark it like done".
+        check("Eliminate please the bookmark of the old recipe site", &["delete"]);
+        check("please to actualize the phone number of the contact", &["update"]);
+        check("How I can make the delete of the label 'Old projects'", &["delete"]);
+        check("please to mark it like done", &["close"]);
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
