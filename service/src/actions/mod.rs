@@ -1120,10 +1120,15 @@ const DETERMINERS: [&str; 22] = [
 ];
 
 /// Words that start a clause and take a determiner without asking for anything ("is the build green", "do
-/// you know the …").
-const NOT_ASKING: [&str; 22] = [
+/// you know the …"), conjunctions that open a condition or a time ("*if the* build failed, …", "*once
+/// the* tests pass, …") and prepositions ("*in our* chess game, …").
+#[rustfmt::skip]
+const NOT_ASKING: [&str; 48] = [
     "is", "are", "was", "were", "be", "am", "do", "does", "did", "have", "has", "had", "know", "think", "like", "love",
     "hope", "wish", "what", "which", "where", "who",
+    "if", "once", "when", "whenever", "unless", "until", "till", "before", "after", "while", "since", "because",
+    "as", "whether", "though", "although",
+    "in", "on", "at", "for", "from", "with", "by", "of", "about", "during",
 ];
 
 /// Whether a clause of `text` starts with a verb the table does not know (`DETERMINERS`): "take the
@@ -1646,6 +1651,10 @@ mod tests {
             assert!(t.forms.contains_key(*noun) || t.forms.contains_key(&format!("{noun} at")), "{noun}");
         }
         assert!(unknown_verb(t, "take the transcript of https://youtu.be/x and make anki cards"));
+        // A condition, a time or a place opening a clause is no verb: "once the tests pass, commit …".
+        assert!(!unknown_verb(t, "Once the unit tests pass, commit what's staged"));
+        assert!(!unknown_verb(t, "If the build failed, rerun it"));
+        assert!(!unknown_verb(t, "In our chess game, play bishop to f7"));
         // What someone did is not asked.
         check("restore the alfresco doc I deleted by mistake", &["revert"]);
         check("reactivate okta user 00uOld77 that we deactivated last month", &["resume"]);
