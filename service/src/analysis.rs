@@ -143,7 +143,12 @@ const JOINERS: [&str; 17] = [
     "それから",
 ];
 
-/// What the words after an action name as its object, for explanations: up to four words, without
+/// Words of an object that say which one or how new it is (`object_of` does not count them).
+const QUALIFIERS: [&str; 10] =
+    ["new", "brand", "fresh", "public", "private", "dedicated", "separate", "extra", "additional", "entire"];
+
+/// What the words after an action name as its object, for explanations: up to four words (`QUALIFIERS` not
+/// counted), without
 /// determiners, up to a preposition, a conjunction or a word that names it (`NAMING`). Words after an "of"
 /// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
 /// buildkite pipeline mobile-ios").
@@ -160,13 +165,16 @@ fn object_of(after: &[String]) -> Vec<String> {
     {
         return object_of(&after[1..]);
     }
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     let mut most = 4;
+    // Words that only say which one or how new it is are not counted: "set up a *brand-new public* Slack
+    // channel" names a channel.
+    let counted = |out: &[String]| out.iter().filter(|w| !QUALIFIERS.contains(&w.as_str())).count();
     for (i, w) in after.iter().map(String::as_str).enumerate() {
         if preposition_at(after, i)
             || NAMING.contains(&w)
             || (CONJUNCTIONS.contains(&w) && !out.is_empty())
-            || out.len() == most
+            || counted(&out) == most
         {
             break;
         }
@@ -1006,6 +1014,16 @@ mod tests {
         assert_eq!(hyphen_joined("delete the to-do item 'buy milk'"), ["todo"]);
         assert_eq!(hyphen_joined("send an e-mail, then a follow-up."), ["email", "followup"]);
         assert!(hyphen_joined("invoices from 2024-05 for ctm-01h9 and x-").is_empty(), "ranges, ids, a lone hyphen");
+    }
+
+    #[test]
+    fn an_object_counts_no_qualifier() {
+        let made = |text: &str| Analysis::new(text, &Profiles::default()).made_words;
+        assert_eq!(
+            made("set up a brand-new public Slack channel named #x"),
+            ["brand", "new", "public", "slack", "channel"]
+        );
+        assert_eq!(made("create a big old shared team drive folder"), ["big", "old", "shared", "team"]);
     }
 
     #[test]
