@@ -616,10 +616,12 @@ impl Engine {
         };
         // One pass for the whole request, and one per intent when it asks for several things.
         let parts = if self.config.multi_intent { intent_parts(query) } else { Vec::new() };
-        // A part that only tells what someone did is context, not a part of the request.
+        // A part that only tells what someone did is context, not a part of the request; so is one that only
+        // asks to hear back how it went ("Please advise once the channel exists").
         let table = crate::actions::families();
-        let (told, asked): (Vec<_>, Vec<_>) =
-            parts.into_iter().partition(|p| crate::actions::only_tells_what_was_done(table, &p.text));
+        let (told, asked): (Vec<_>, Vec<_>) = parts.into_iter().partition(|p| {
+            crate::actions::only_tells_what_was_done(table, &p.text) || crate::actions::only_asks_to_hear_back(&p.text)
+        });
         let told: Vec<String> = told.into_iter().map(|p| p.text).collect();
         let mut parts = asked;
         if parts.len() < 2 {

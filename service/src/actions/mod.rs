@@ -995,6 +995,37 @@ fn says_what_cannot_be(words: &[String], i: usize) -> bool {
     words[i] == "can't" && i >= 1 && SUBJECTS.contains(&words[i - 1].as_str())
 }
 
+/// How a part asks to hear back: "please *advise* once …", "*let me know* when …", "*keep me posted*".
+const HEARING_BACK: [&[&str]; 7] = [
+    &["advise"],
+    &["let", "me", "know"],
+    &["let", "us", "know"],
+    &["keep", "me", "posted"],
+    &["keep", "me", "updated"],
+    &["keep", "us", "posted"],
+    &["notify", "me"],
+];
+
+/// Whether `text` (one intent of a request) only asks to hear back how the rest went (`HEARING_BACK`, then
+/// nothing or a clause of time or condition): "Please advise once the channel exists so that I may
+/// circulate the link", "let me know when it's done". It is no request of its own. ("Tell me if the build
+/// passed" asks to look something up.)
+pub(crate) fn only_asks_to_hear_back(text: &str) -> bool {
+    let words = request_words(text);
+    let mut i = 0;
+    while words.get(i).is_some_and(|w| ["please", "pls", "kindly", "and", "then", "also", "just"].contains(&w.as_str()))
+    {
+        i += 1;
+    }
+    HEARING_BACK.iter().any(|phrase| {
+        words.len() >= i + phrase.len()
+            && phrase.iter().zip(&words[i..]).all(|(p, w)| p == w)
+            && words
+                .get(i + phrase.len())
+                .is_none_or(|w| ["once", "when", "whether", "if", "as", "after", "how", "asap"].contains(&w.as_str()))
+    })
+}
+
 /// The words of a part that only hands the rest of the request over: "Can you do that?", "Could you take
 /// care of it for me, please?", "Please handle this."
 const DEFERRING: [&str; 24] = [
@@ -1684,6 +1715,10 @@ mod tests {
         check("Build #1289 on the deploy-prod pipeline is stuck; stop it", &["stop"]);
         check("Order #998 never arrived, refund it", &["refund"]);
         check("post a note in #general", &["send"]);
+        assert!(only_asks_to_hear_back("Please advise once the channel exists so that I may circulate the link"));
+        assert!(only_asks_to_hear_back("and let me know when it's done"));
+        assert!(!only_asks_to_hear_back("tell me if the build passed"));
+        assert!(!only_asks_to_hear_back("let me know the weather in Paris"));
         // A search-box request may name where it acts before its verb; a letter points to what follows.
         check("excel delete sheet", &["delete"]);
         check("chess undo last move", &["revert"]);
