@@ -685,7 +685,7 @@ fn denied_at(words: &[&str], at: usize) -> bool {
 
 /// Who has done something, when a verb in the past tense follows: "the doc *I* deleted by mistake",
 /// "user 00uOld77 that *we* deactivated", "the email *I* just sent".
-const SUBJECTS: [&str; 7] = ["i", "we", "you", "they", "he", "she", "u"];
+const SUBJECTS: [&str; 9] = ["i", "we", "you", "they", "he", "she", "u", "someone", "somebody"];
 
 /// Past forms of the table's verbs that do not end in "-ed" (those that also read as the present are
 /// `SAME_IN_THE_PAST`).
@@ -818,6 +818,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || (wanted_done && denied_at(refs, at - 2))
                 || failed_at(refs, at)
                 || points_below(refs, at)
+                || writes_the_letter(refs, at)
                 || said_when(refs, at)
                 || said_of_a_thing(refs, at)
                 || (said_for(refs, at) && table.class(a.family) != EffectClass::Read)
@@ -872,6 +873,18 @@ fn after_a_terse_name(table: &Families, refs: &[&str], at: usize, earlier: &[&st
                 && !VERB_LEADS.contains(w)
                 && !crate::analysis::QUESTIONS.contains(w)
                 && table.actions(&[w]).is_empty()
+        })
+}
+
+/// Whether the verb at `at` in `refs` (a clause's words) tells that the asker writes the letter: "I *write*
+/// with a somewhat unusual request", "I am *writing* regarding this morning's incident".
+fn writes_the_letter(refs: &[&str], at: usize) -> bool {
+    ["write", "writing"].contains(&refs[at])
+        && at >= 1
+        && ["i", "am", "i'm", "im", "we", "we're", "are"].contains(&refs[at - 1])
+        && refs.get(at + 1).is_some_and(|w| {
+            ["to", "with", "regarding", "about", "concerning", "on", "in", "because", "as", "re", "following"]
+                .contains(w)
         })
 }
 
@@ -946,7 +959,10 @@ pub(crate) fn only_tells_what_was_done(table: &Families, text: &str) -> bool {
     let mut done = false;
     each_action(table, text, |refs, a, _, _, _| {
         // `done_at` needs a subject before the verb, so `a.at > 0` only guards the look-back.
-        done |= a.at > 0 && VERB_LEADS.contains(&refs[a.at - 1]) && done_at(refs, a.at, &[]);
+        // ("someone deleted the folder …" tells what another did.)
+        done |= a.at > 0
+            && (VERB_LEADS.contains(&refs[a.at - 1]) || SUBJECTS.contains(&refs[a.at - 1]))
+            && done_at(refs, a.at, &[]);
     });
     done && request_actions(table, text).is_empty()
 }
@@ -1724,12 +1740,16 @@ mod tests {
         check("chess undo last move", &["revert"]);
         check("weibo hot search", &[]);
         check("Please find below the particulars: the checkout-web deployment", &[]);
+        check("I write with a somewhat unusual request", &[]);
+        check("I am writing regarding this morning's incident", &[]);
+        check("I write the release notes into notes.md", &["store"]);
         // A learner's words: "eliminate", "actualize", "make the delete of …", "mark it like done".
         check("Eliminate please the bookmark of the old recipe site", &["delete"]);
         check("please to actualize the phone number of the contact", &["update"]);
         check("How I can make the delete of the label 'Old projects'", &["delete"]);
         check("please to mark it like done", &["close"]);
         assert!(only_tells_what_was_done(t, "we moved the landing page to the new stack last month"));
+        assert!(only_tells_what_was_done(t, "someone deleted the 'Contracts 2024' folder in Alfresco"));
         assert!(!only_tells_what_was_done(t, "we moved the page, now delete the old one"));
         assert!(!only_tells_what_was_done(t, "the old one is just burning money"));
         // A sentence that tells how things are sets the scene of a request's other part.
