@@ -392,8 +392,9 @@ const LOOKUP_WORDS: [&str; 10] =
 /// apart — a word before another of its phrase, or its phrase's one word ("*blank* sheet", "*history*",
 /// "the *Douyin* *trending* list") — then the heads after such words ("sheet", "list"), then the terms of
 /// the words it wants (empty when it rules out no head). A ruled-out word that reads as an action the
-/// request also asks (`asked`) tells nothing apart: in "rather than adding yet another reply, put a
-/// thumbs-up on it" adding is what is asked, only the reply is ruled out.
+/// request also asks (`asked`), followed by more of its phrase, tells nothing apart: in "rather than adding
+/// yet another reply, put a thumbs-up on it" adding is what is asked, only the reply is ruled out. Alone
+/// it does: "instead of posting a new message, reply in the thread" rules out posting.
 fn unwanted_terms(
     words: &[String],
     ends: &[usize],
@@ -401,9 +402,10 @@ fn unwanted_terms(
     asked: &[Family],
 ) -> (Vec<TermId>, Vec<TermId>, Vec<TermId>) {
     let mut marked = crate::negation::unwanted(words, ends);
-    for (w, m) in words.iter().zip(marked.iter_mut()) {
-        if *m && families().actions(&[w.as_str()]).iter().any(|a| asked.contains(&a.family)) {
-            *m = false;
+    for i in 0..words.len() {
+        let followed = marked.get(i + 1).copied().unwrap_or(false);
+        if marked[i] && followed && families().actions(&[words[i].as_str()]).iter().any(|a| asked.contains(&a.family)) {
+            marked[i] = false;
         }
     }
     if !marked.contains(&true) {

@@ -819,6 +819,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
                 || failed_at(refs, at)
                 || points_below(refs, at)
                 || writes_the_letter(refs, at)
+                || asks_which_to(refs, at)
                 || said_when(refs, at)
                 || said_of_a_thing(refs, at)
                 || (said_for(refs, at) && table.class(a.family) != EffectClass::Read)
@@ -874,6 +875,18 @@ fn after_a_terse_name(table: &Families, refs: &[&str], at: usize, earlier: &[&st
                 && !crate::analysis::QUESTIONS.contains(w)
                 && table.actions(&[w]).is_empty()
         })
+}
+
+/// Whether the verb at `at` in `refs` (a clause's words) says what the things a question asks about are
+/// for: "which modules can I *enable* on my databases", "what files should we *delete*" look up which
+/// (a noun right after "which" or "what", then "can", "could" or "should" and a subject before the verb).
+fn asks_which_to(refs: &[&str], at: usize) -> bool {
+    at >= 4
+        && ["which", "what"].contains(&refs[0])
+        && !NOT_ASKING.contains(&refs[1])
+        && !["can", "could", "should", "would", "will"].contains(&refs[1])
+        && ["can", "could", "should"].contains(&refs[at - 2])
+        && ["i", "we", "you"].contains(&refs[at - 1])
 }
 
 /// Whether the verb at `at` in `refs` (a clause's words) tells that the asker writes the letter: "I *write*
@@ -1652,7 +1665,7 @@ mod tests {
         check("get the packet capture for detection 5521 so I can open it in wireshark", &["get"]);
         // "load … into" puts it somewhere (`Families::put_into`).
         check("load the csv into sqlite so that I can query it", &["upload", "search"]);
-        check("which shows can I stream that I can play offline", &["play", "play"]);
+        check("which shows can I stream that I can play offline", &["play"]);
         check("we retired Jenkins, so remove the SonarQube webhook", &["delete"]);
         check("cut host 7 off from the network", &["lock"]);
         check("is there a tool that drops a red marker on my timeline", &[]);
@@ -1741,6 +1754,8 @@ mod tests {
         check("weibo hot search", &[]);
         check("Please find below the particulars: the checkout-web deployment", &[]);
         check("I write with a somewhat unusual request", &[]);
+        check("which modules can I enable on my Redis Cloud databases", &[]);
+        check("what can I do to restart the api", &["resume"]);
         check("I am writing regarding this morning's incident", &[]);
         check("I write the release notes into notes.md", &["store"]);
         // A learner's words: "eliminate", "actualize", "make the delete of …", "mark it like done".
