@@ -148,10 +148,9 @@ const QUALIFIERS: [&str; 10] =
     ["new", "brand", "fresh", "public", "private", "dedicated", "separate", "extra", "additional", "entire"];
 
 /// What the words after an action name as its object, for explanations: up to four words (`QUALIFIERS` not
-/// counted), without
-/// determiners, up to a preposition, a conjunction or a word that names it (`NAMING`). Words after an "of"
-/// name what the thing belongs to and are part of it: up to three more ("change the default branch *of*
-/// buildkite pipeline mobile-ios").
+/// counted), without determiners, up to a preposition, a conjunction or a word that names it (`NAMING`).
+/// Words after an "of" name what the thing belongs to and are part of it: up to three more ("change the
+/// default branch *of* buildkite pipeline mobile-ios").
 fn object_of(after: &[String]) -> Vec<String> {
     // "enroll me in clinical trial …", "add us to the beta": the person is moved, the thing is where.
     if after.first().is_some_and(|w| w == "me" || w == "us")
