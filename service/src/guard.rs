@@ -295,8 +295,18 @@ pub(crate) struct Guard<'a> {
     /// The compound nouns it uses (`Analysis::compounds`), each as its bit and the terms of its parts the
     /// catalog knows (`splits_a_compound`).
     compound_parts: Vec<(u64, Vec<TermId>)>,
-    /// The terms of `WHEN_ONLY`, read when the request names a thing (else empty).
+    /// The terms of `WHEN_ONLY` (and `STATE_ONLY` for a request that acts), read when the request names a
+    /// thing (else empty).
     when_only: Vec<TermId>,
+}
+
+/// Whether the tool downloads, and the table finds that the same as, or compatible with, one of `asked`:
+/// to save is to download ("save the player's games as a PGN file" → `download_player_games_pgn`). Other
+/// readers compatible with an action stay readers ("open a new incident" is not served by `get_incident`).
+fn reads_as_asked(asked: &[Family], t: &crate::profile::ToolProfile) -> bool {
+    let table = families();
+    t.actions.iter().any(|&f| table.name(f) == "download")
+        && matches!(table.agreement_of_sets(asked, &t.actions), Agreement::Same | Agreement::Compatible)
 }
 
 /// The action of a tool whose name, an identifier, shows no action, read from its description's opening
@@ -330,6 +340,15 @@ const LIST_PLACES: [&str; 5] = ["list", "checklist", "queue", "backlog", "todo"]
 /// Words before a thing that say which of them by time, not its kind (`Guard::fits`). ("latest" is
 /// left out: `get_latest_release` is told apart from `get_release` by it.)
 const WHEN_ONLY: [&str; 4] = ["recent", "newest", "oldest", "previous"];
+
+/// Words that say which thing a request acts on by the state it is in ("merge an *approved* pull request",
+/// "cancel the *stuck* build"): for a request that acts (not one that reads, where the state may be what
+/// a tool filters by), read as `WHEN_ONLY`.
+#[rustfmt::skip]
+const STATE_ONLY: [&str; 16] = [
+    "approved", "pending", "draft", "stale", "stuck", "failed", "failing", "broken", "duplicate", "unused",
+    "inactive", "expired", "obsolete", "outdated", "open", "closed",
+];
 
 /// Heads of tools that act on things of any kind (`batch_create_objects` makes contacts, `create_record` a
 /// lead, `PlayMedia` plays songs): never another kind than the request's.
@@ -533,7 +552,12 @@ impl<'a> Guard<'a> {
         // Read by the rule for a kind the catalog tells apart and by the irreversible rule's deleted object.
         let any_thing =
             if kind_done || !irreversible.is_empty() { ids(&ANY_THING.map(String::from)) } else { Vec::new() };
-        let when_only = if thing.is_some() { ids(&WHEN_ONLY.map(String::from)) } else { Vec::new() };
+        let acts = request.action.as_ref().is_some_and(|a| families().class(a.family) != EffectClass::Read);
+        let when_only = match (&thing, acts) {
+            (None, _) => Vec::new(),
+            (Some(_), false) => ids(&WHEN_ONLY.map(String::from)),
+            (Some(_), true) => ids(&WHEN_ONLY.iter().chain(&STATE_ONLY).map(|w| w.to_string()).collect::<Vec<_>>()),
+        };
         let views = if request.looks_up { ids(&VIEWS.map(String::from)) } else { Vec::new() };
         if let Some(thing) = &thing {
             let acting_on_it = || {
@@ -674,8 +698,13 @@ impl<'a> Guard<'a> {
     /// arxiv papers on LoRA and save a note … in my obsidian vault"
     /// is not served by Obsidian's `search-vault`. The tool may still look like the request's other part,
     /// so such a bar does not make it a near miss that overshadows the rest (`Bar::Quiet`).
+    ///
+    /// A tool that reads in a way the asked action allows is not barred: "save all of a Chess.com player's
+    /// games as a PGN file" is served by `download_player_games_pgn` (to save is compatible with to download).
     pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
-        self.only_acted_on.contains(&server) && self.only_reads(&self.profiles.tools[tool])
+        let t = &self.profiles.tools[tool];
+        let asked: Vec<Family> = self.request.acted_on.iter().filter(|(s, _)| *s == server).map(|&(_, f)| f).collect();
+        self.only_acted_on.contains(&server) && self.only_reads(t) && !reads_as_asked(&asked, t)
     }
 
     /// Whether the tool's name uses a part of a compound noun the request asks about (`compounds.txt`) and
@@ -725,6 +754,7 @@ impl<'a> Guard<'a> {
             || (self.acts_on_one_service && self.named.contains(&server))
             || self.foreign_acts)
             && self.only_reads(t)
+            && !reads_as_asked(&request.families, t)
         {
             return true;
         }
@@ -2240,6 +2270,9 @@ mod tests {
         assert!(fits(&open, &p, 0, 0));
         assert!(!fits(&open, &p, 1, 0), "it makes a link");
         assert!(!fits(&open, &p, 2, 0), "it changes an issue");
+        // A state says which thing an action acts on ("merge an approved pull request" → merge_pull_request).
+        let approved = p.intern(&toolscout_indexer::terms("approved")[0]);
+        assert!(fits(&ask("open", &[1, 10, approved], &["approved", "word10"]), &p, 0, 0));
         // "create a ZPA segment group": a server group is another kind, a bare group names no segment.
         let group = ask("create", &[2, 13, 14], &["word2", "word13", "word14"]);
         assert!(!fits(&group, &p, 3, 1));
@@ -2264,6 +2297,7 @@ mod tests {
         assert!(!fits(&show(&[1, build], &["build"]), &p, 2, 0), "one is got, not listed");
         assert!(fits(&show(&[1, build, recent], &["recent", "builds"]), &p, 2, 0));
         assert!(!fits(&show(&[1, build, 13], &["word13", "builds"]), &p, 2, 0), "a kind the name lacks");
+        assert!(!fits(&show(&[1, build, approved], &["approved", "builds"]), &p, 2, 0), "a reader may filter by state");
         // A name that is only its action fits a request for that action, whatever it acts on ("commit my
         // staged changes" → git_commit); not another action, and not one that cannot be undone ("drop the
         // temp_import collection" → delete-one).
@@ -2272,6 +2306,16 @@ mod tests {
         assert!(!fits(&ask("create", &[10], &["word10"]), &p, 2, 0), "another action");
         p.tools[2].actions = vec![family("delete")];
         assert!(!fits(&ask("drop", &[10], &["word10"]), &p, 2, 0), "irreversible");
+    }
+
+    #[test]
+    fn a_tool_that_reads_as_the_request_acts_is_no_reader_of_what_is_acted_on() {
+        let p = catalog(&[(1, &[(&["download"], &[10], &[]), (&["get"], &[10], &[]), (&[], &[10], &[])])]);
+        assert!(reads_as_asked(&[family("store")], &p.tools[0]), "to save is to download");
+        assert!(!reads_as_asked(&[family("store")], &p.tools[1]), "to get is not to save");
+        assert!(!reads_as_asked(&[family("open")], &p.tools[1]), "to open a new one is not to get one");
+        assert!(!reads_as_asked(&[family("delete")], &p.tools[0]));
+        assert!(!reads_as_asked(&[family("store")], &p.tools[2]), "a name with no action");
     }
 
     #[test]

@@ -513,30 +513,35 @@ fn names_in(text: &str) -> HashSet<&str> {
 }
 
 /// The word of `words` (catalog words with their counts) that `word` is most likely a misspelling of:
-/// one edit away, same first letter, the most frequent; none for words of under five letters, words
-/// the catalog has, and function words.
+/// one edit away (two letters swapped count as one: "mermiad" is "mermaid"), same first letter, the most
+/// frequent; none for words of under five letters, words the catalog has (or has the plural of), and
+/// function words. A plural of the catalog also offers its singular ("relaton" is "relation" where the
+/// catalog has "relations").
 fn closest_word<'a>(words: &'a HashMap<String, u32>, word: &str) -> Option<&'a str> {
     let lower = word.to_lowercase();
     let len = lower.chars().count();
-    if len < 5 || words.contains_key(&lower) || STOP.contains(&lower.as_str()) {
+    let plural_known = || words.contains_key(&format!("{lower}s"));
+    if len < 5 || words.contains_key(&lower) || STOP.contains(&lower.as_str()) || plural_known() {
         return None;
     }
     let max = 1;
     let first = lower.chars().next()?;
+    let singular = |w: &'a str| w.strip_suffix('s').filter(|s| s.len() >= 4 && !s.ends_with(['s', 'u', 'i']));
     // Typos rarely change the first letter; requiring it keeps "Wetter" from becoming "letter".
     words
         .iter()
+        .flat_map(|(w, &n)| std::iter::once(w.as_str()).chain(singular(w.as_str())).map(move |w| (w, n)))
         .filter(|(w, _)| w.len().abs_diff(lower.len()) <= max && w.starts_with(first))
         // A typo of a function word changes no search; one that looks like a function word is more
         // likely a content word ("wether" → "weather", not "whether").
         .filter(|(w, _)| !crate::language::english_function_word(w))
         // A catalog word with an ending added is the same word inflected or derived ("renders", "headings",
         // "router"), not a typo of it: stemming already matches what can match.
-        .filter(|(w, _)| !lower.starts_with(w.as_str()))
-        .map(|(w, &n)| (strsim::levenshtein(w, &lower), n, w))
-        .filter(|&(d, _, _)| d <= max)
+        .filter(|(w, _)| !lower.starts_with(w))
+        .map(|(w, n)| (strsim::osa_distance(w, &lower), n, w))
+        .filter(|&(d, _, _)| (1..=max).contains(&d))
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)))
-        .map(|(_, _, w)| w.as_str())
+        .map(|(_, _, w)| w)
 }
 
 /// The one-word names that name a server alone (see [`ServerProfile::aliases`]): its one-word name typed
@@ -973,6 +978,12 @@ mod tests {
         assert_eq!(closest_word(&words, "wether"), Some("weather"), "not the more frequent function word");
         assert_eq!(closest_word(&words, "Wetter"), None, "a first letter is kept");
         assert_eq!(closest_word(&words, "weather"), None, "a catalog word stands");
+        // Two letters swapped are one slip; a plural of the catalog offers its singular.
+        let words: std::collections::HashMap<String, u32> =
+            [("mermaid", 3), ("relations", 4)].into_iter().map(|(w, n)| (w.to_string(), n)).collect();
+        assert_eq!(closest_word(&words, "mermiad"), Some("mermaid"));
+        assert_eq!(closest_word(&words, "relaton"), Some("relation"));
+        assert_eq!(closest_word(&words, "relation"), None, "the singular of a catalog word is no typo");
     }
 
     #[test]

@@ -16,6 +16,8 @@ const NOUNS: &str = include_str!("nouns.txt");
 /// Verbs of requests in German, French, Spanish and Italian, by family (`foreign_verbs.txt`).
 const FOREIGN: &str = include_str!("foreign_verbs.txt");
 
+const NOMINALS: &str = include_str!("nominals.txt");
+
 /// A family, by its row in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Family(u16);
@@ -90,6 +92,8 @@ pub struct Families {
     /// The other forms of `foreign_verbs.txt` (German, French, Spanish, Italian): read wherever a request
     /// puts them, since those languages also put a verb last ("bitte den Job 98765 abbrechen").
     foreign: std::collections::HashSet<String>,
+    /// Nouns that name an action (`nominals.txt`: "deletion"), with their family and verb.
+    nominals: HashMap<String, (Family, String)>,
 }
 
 /// Whether `c` is of a script written without spaces between words (Chinese characters, kana).
@@ -106,7 +110,11 @@ impl std::fmt::Debug for Families {
 /// The built-in table.
 pub fn families() -> &'static Families {
     static TABLE: OnceLock<Families> = OnceLock::new();
-    TABLE.get_or_init(|| Families::parse(FAMILIES, NOUNS, FOREIGN).expect("the action tables are checked by a test"))
+    TABLE.get_or_init(|| {
+        Families::parse(FAMILIES, NOUNS, FOREIGN)
+            .and_then(|t| t.with_nominals(NOMINALS))
+            .expect("the action tables are checked by a test")
+    })
 }
 
 impl Families {
@@ -205,7 +213,52 @@ impl Families {
             .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
             .collect();
         let stems = forms.keys().filter(|f| !f.contains(' ')).flat_map(|f| toolscout_indexer::terms(f)).collect();
-        Ok(Families { rows, forms, bases, compatible, nouns, stems, unspaced, foreign: foreign_forms })
+        Ok(Families {
+            rows,
+            forms,
+            bases,
+            compatible,
+            nouns,
+            stems,
+            unspaced,
+            foreign: foreign_forms,
+            nominals: HashMap::new(),
+        })
+    }
+
+    /// The table with the nouns of `text` (`nominals.txt`: "deletion delete" per line) that name an action.
+    fn with_nominals(mut self, text: &str) -> Result<Families, String> {
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let [noun, verb] = line.split_whitespace().collect::<Vec<_>>()[..] else {
+                return Err(format!("nominals.txt line {}: expected a noun and a verb", n + 1));
+            };
+            let family =
+                *self.forms.get(verb).ok_or_else(|| format!("nominals.txt: {verb:?} is no verb of the table"))?;
+            if self.forms.contains_key(noun) {
+                return Err(format!("nominals.txt: {noun:?} is a form of the table already"));
+            }
+            if self.nominals.insert(noun.to_string(), (family, verb.to_string())).is_some() {
+                return Err(format!("nominals.txt: {noun:?} is listed twice"));
+            }
+        }
+        Ok(self)
+    }
+
+    /// The action a noun at `i` of a clause's words names, where it opens the clause ("*deletion* of the
+    /// duplicate record"), or follows one word that says how ("*manual* run of …", "*bulk* deletion of …"),
+    /// and "of" follows it.
+    fn nominal_at(&self, words: &[&str], i: usize) -> Option<Action> {
+        let opens = i == 0 || (i == 1 && HOW_NOMINALS.contains(&words[0]));
+        if !opens || words.get(i + 1) != Some(&"of") {
+            return None;
+        }
+        let (family, _) = self.nominals.get(words[i])?;
+        let family = self.withdraws_money(words, i).unwrap_or(*family);
+        Some(Action { family, verb: words[i].to_string(), at: i, len: 1 })
     }
 
     /// Whether `term` (a stemmed term) is the stem of a verb of the table.
@@ -216,7 +269,7 @@ impl Families {
     /// The verb of a surface form as the table writes it ("deletes" → "delete", "rolled back" → "roll
     /// back"); a form the table does not know, as given.
     pub fn base_form<'a>(&'a self, form: &'a str) -> &'a str {
-        self.bases.get(form).map_or(form, String::as_str)
+        self.bases.get(form).or_else(|| self.nominals.get(form).map(|(_, v)| v)).map_or(form, String::as_str)
     }
 
     /// The family's name (`delete`, `send`, …).
@@ -305,12 +358,18 @@ impl Families {
             if let Some((family, phrase)) = self.around_a_pronoun(words, i) {
                 out.push(Action { family, verb: phrase, at: i, len: 1 });
             } else if let Some(&family) = self.forms.get(words[i]) {
-                let family = self.put_into(words, i).unwrap_or(family);
+                let family = self
+                    .put_into(words, i)
+                    .or_else(|| self.pushes_a_notice(words, i))
+                    .or_else(|| self.withdraws_money(words, i))
+                    .unwrap_or(family);
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
             } else if let Some((family, phrase)) = self.split_phrase(words, i) {
                 out.push(Action { family, verb: phrase, at: i, len: 1 });
             } else if let Some(family) = self.light_noun_of_no_form(words, i) {
                 out.push(Action { family, verb: words[i].to_string(), at: i, len: 1 });
+            } else if let Some(action) = self.nominal_at(words, i) {
+                out.push(action);
             }
             i += 1;
         }
@@ -359,6 +418,27 @@ impl Families {
         (moves && words.iter().skip(i + 2).take(8).any(|w| *w == "into")).then(|| self.by_name("upload")).flatten()
     }
 
+    /// "Push" of a notice sends it: "*push* an alert notification to the user's phone" (a commit or a file
+    /// pushed is uploaded). A notice (`NOTICES`) within the three words after the verb.
+    fn pushes_a_notice(&self, words: &[&str], i: usize) -> Option<Family> {
+        let pushes = ["push", "pushes", "pushed", "pushing"].contains(&words[i]);
+        (pushes && words.iter().skip(i + 1).take(3).any(|w| NOTICES.contains(w)))
+            .then(|| self.by_name("send"))
+            .flatten()
+    }
+
+    /// "Withdraw" of money pays it out: "withdraw Rs 50,000 from the trading account" (an application or
+    /// an order withdrawn is cancelled). An amount right after the verb, or a word for money (`MONEY`)
+    /// within the three words after it.
+    fn withdraws_money(&self, words: &[&str], i: usize) -> Option<Family> {
+        let withdraws =
+            ["withdraw", "withdraws", "withdrew", "withdrawn", "withdrawing", "withdrawal"].contains(&words[i]);
+        let amount = words.get(i + 1).is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()));
+        (withdraws && (amount || words.iter().skip(i + 1).take(3).any(|w| MONEY.contains(w))))
+            .then(|| self.by_name("pay"))
+            .flatten()
+    }
+
     /// A two-word phrase of a verb and its particle written around a pronoun: "*pull* it *back*", "*shut*
     /// them *down*", "*kick* it *off*" — the phrase, even where the verb alone is a form ("pull" downloads).
     fn around_a_pronoun(&self, words: &[&str], i: usize) -> Option<(Family, String)> {
@@ -402,6 +482,21 @@ impl Families {
 
 /// The particles a phrase's verb may be written apart from (`Families::split_phrase`); not "in", which
 /// more often opens a place ("sign the form in the office").
+/// What is sent when it is pushed (`Families::pushes_a_notice`).
+const NOTICES: [&str; 8] =
+    ["notification", "notifications", "alert", "alerts", "message", "messages", "reminder", "reminders"];
+
+/// Words for money (`Families::withdraws_money`).
+#[rustfmt::skip]
+const MONEY: [&str; 16] = [
+    "money", "cash", "funds", "fund", "rs", "inr", "usd", "eur", "gbp", "dollars", "euros", "rupees", "pounds", "btc",
+    "eth", "usdt",
+];
+
+/// Words that may stand before a noun naming an action at the start of a clause (`Families::nominal_at`).
+const HOW_NOMINALS: [&str; 10] =
+    ["manual", "bulk", "permanent", "immediate", "urgent", "quick", "full", "partial", "scheduled", "forced"];
+
 const PARTICLES: [&str; 7] = ["back", "up", "down", "off", "out", "on", "know"];
 
 /// Pronouns a phrase of a verb and its particle is written around (`Families::around_a_pronoun`).
@@ -831,6 +926,7 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
             let participle_opens =
                 at == 0 && a.len == 1 && refs[0].ends_with("ed") && table.base_form(refs[0]) != refs[0];
             ((at == 0 && !participle_opens)
+                || opens_as_a_noun(refs, at)
                 || after_a_terse_name(table, refs, at, earlier)
                 || led_to(refs, at)
                 || command_before(refs, at)
@@ -855,6 +951,12 @@ pub(crate) fn request_actions(table: &Families, text: &str) -> Vec<Action> {
         }
     });
     out
+}
+
+/// Whether the action at `at` of a clause's words `refs` is named by a noun after a word that says how, at
+/// the clause's start: "manual *run* of Salesforce extractor config 12345", "bulk *deletion* of …".
+fn opens_as_a_noun(refs: &[&str], at: usize) -> bool {
+    at == 1 && HOW_NOMINALS.contains(&refs[0]) && refs.get(2) == Some(&"of")
 }
 
 /// Whether the verb at `at` in `refs` (a clause's words) follows one or two words that name where it acts in a
@@ -1228,6 +1330,7 @@ fn unknown_verb_at(refs: &[&str], known: &[usize], i: usize) -> bool {
         && !VERB_LEADS.contains(&word)
         && !NOT_ASKING.contains(&word)
         && !DETERMINERS.contains(&word)
+        && !TOOL_NOUNS.contains(&word)
         && word.len() >= 2
         && word.chars().all(|c| c.is_ascii_alphabetic())
         && refs.get(i + 1).is_some_and(|next| DETERMINERS.contains(next))
@@ -1298,8 +1401,9 @@ fn clauses(text: &str) -> Vec<Vec<String>> {
                         // "build #4512": a number the thing goes by, read as a word, so the word before is
                         // a noun of `nouns.txt` ("build number"), not a verb.
                         Some(std::borrow::Cow::Borrowed("number"))
-                    } else if is_checkbox(t) {
-                        // "- [x] mark 'Write migration guide' as done": a to-do list's box is no word.
+                    } else if is_checkbox(t) || is_tag(t) {
+                        // "- [x] mark 'Write migration guide' as done": a to-do list's box is no word; nor is
+                        // a ticket's tag ("[ops] restart of payments-api").
                         None
                     } else if t.contains('/') || t.contains('@') || t.starts_with('#') || t.contains('=') {
                         None
@@ -1347,6 +1451,11 @@ fn inline_asides(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Whether `token` is the box of a to-do list's item ("[ ]", "[x]").
+/// Whether `token` is a tag in square brackets: "[ops]", "[data]".
+fn is_tag(token: &str) -> bool {
+    token.len() > 2 && token.starts_with('[') && token.ends_with(']') && !token[1..token.len() - 1].contains(['[', ']'])
+}
+
 fn is_checkbox(token: &str) -> bool {
     matches!(token, "[" | "]" | "[]" | "[x]" | "[X]" | "[✓]" | "[✔]" | "[-]")
 }
@@ -1863,5 +1972,45 @@ mod tests {
         let err = Families::parse(FAMILIES, NOUNS, "delete | lösche fetch").expect_err("duplicate");
         assert!(err.contains("foreign_verbs.txt") && err.contains("both"), "{err}");
         assert!(Families::parse(FAMILIES, NOUNS, "vanish | lösche").is_err(), "an unknown family");
+    }
+
+    #[test]
+    fn a_noun_that_names_an_action_opens_a_ticket_title() {
+        assert_eq!(asked("Deletion of the duplicate ACME customer record in Stripe"), ["delete"]);
+        assert_eq!(asked("ci: cancellation of stuck Buildkite build #912 on the deploy pipeline"), ["cancel"]);
+        assert_eq!(asked("Archival of the stale 'Q1 roadmap' page in Notion"), ["archive"]);
+        assert_eq!(
+            asked("[data] manual run of Salesforce extractor config 12345 in Keboola"),
+            ["run"],
+            "a tag is no word"
+        );
+        assert_eq!(asked("[ops] restart of payments-api deployment"), ["resume"]);
+        assert!(asked("the deletion of the record failed").is_empty(), "a noun after a determiner tells");
+        assert!(asked("deletion requests pile up").is_empty(), "only before \"of\"");
+        assert!(asked("deps: release history of Newtonsoft.Json on NuGet").is_empty(), "a release history is a thing");
+        assert_eq!(families().base_form("deletion"), "delete");
+        // A noun that is a form of the table is refused: it is read as that form already.
+        let bare = || Families::parse(FAMILIES, NOUNS, FOREIGN).expect("checked");
+        let err = bare().with_nominals("update update").expect_err("a form");
+        assert!(err.contains("form of the table"), "{err}");
+        assert!(bare().with_nominals("deletion vanish").is_err(), "an unknown verb");
+    }
+
+    #[test]
+    fn what_is_pushed_or_withdrawn_tells_the_action() {
+        assert_eq!(asked("push an alert notification to the user's phone through Pushover"), ["send"]);
+        assert_eq!(asked("push the feature branch to origin"), ["upload"]);
+        assert_eq!(asked("withdraw Rs 50,000 from my Zerodha account"), ["pay"]);
+        assert_eq!(asked("Withdrawal of 200 USD from the trading account to the linked bank"), ["pay"]);
+        assert_eq!(asked("withdraw my application for the Berlin role"), ["cancel"]);
+        assert_eq!(asked("throw away the note called 'grocery ideas'"), ["delete"]);
+    }
+
+    #[test]
+    fn a_noun_for_a_tool_looked_for_is_no_unknown_verb() {
+        let t = families();
+        assert!(!unknown_verb(t, "function that saves all of a Chess.com player's games as a PGN file"));
+        assert!(!unknown_verb(t, "capability which lists the open pull requests"));
+        assert!(unknown_verb(t, "grab the Wikipedia summary and put it into a doc"), "a verb the table lacks");
     }
 }
