@@ -881,11 +881,20 @@ fn causes_at(words: &[&str], at: usize) -> bool {
 fn asked_as_done(words: &[&str], at: usize) -> bool {
     let verb = words[at];
     let participle = (verb.ends_with("ed") && verb.len() > 4) || IRREGULAR_PAST.contains(&verb);
-    participle
-        && at >= 2
-        && ((DONE_OBJECTS.contains(&words[at - 1]) && WANT_IT_DONE.contains(&words[at - 2]))
-            || (words[at - 1] == "be" && ASKS_TO_BE.contains(&words[at - 2])))
+    // After "be" that a word asks for, any form but a gerund is its participle ("this collection needs to
+    // be *run*", "the tag must be *set*"; "it should be running" tells a state), and an adverb may stand
+    // between ("it should *now* be merged").
+    let asks_to_be = |k: usize| {
+        ASKS_TO_BE.contains(&words[k])
+            || (k >= 1 && BE_ADVERBS.contains(&words[k]) && ASKS_TO_BE.contains(&words[k - 1]))
+    };
+    at >= 2
+        && ((participle && DONE_OBJECTS.contains(&words[at - 1]) && WANT_IT_DONE.contains(&words[at - 2]))
+            || (words[at - 1] == "be" && !verb.ends_with("ing") && asks_to_be(at - 2)))
 }
+
+/// Adverbs between a word that asks and "be" (`asked_as_done`): "it should *now* be merged".
+const BE_ADVERBS: [&str; 7] = ["now", "also", "just", "then", "finally", "first", "immediately"];
 
 /// The actions a request asks for: verbs at the start of a clause or after a word that leads to one
 /// ("please", "and", "can you", "to"), ignoring paths, URLs, emails and channels, idioms, denied verbs
@@ -1720,6 +1729,9 @@ mod tests {
         // A past participle asked for is.
         assert_eq!(families_of("Slide 7 has to go. Actually I want it removed from the file completely"), ["delete"]);
         assert_eq!(families_of("the old branch should be deleted"), ["delete"]);
+        assert_eq!(families_of("our smoke-test collection needs to be run"), ["run"], "a participle like its verb");
+        assert_eq!(families_of("PR 482 has been approved and should now be merged"), ["merge"]);
+        assert!(families_of("the nightly job should be running by now").is_empty(), "a state");
         assert!(families_of("I had it deleted last week").is_empty());
         assert_eq!(families_of("how do I set up a webhook for the repo"), ["create"]);
         assert_eq!(families_of("git push my local branch to origin"), ["upload"]);
