@@ -577,6 +577,22 @@ fn file_kinds(text: &str, profiles: &Profiles) -> Vec<TermId> {
     out
 }
 
+/// The parts of a request (`intents::intent_parts`) that ask something — an action `request_actions`
+/// reads, or a question — joined; the whole request when it has one part or none of them asks. A story
+/// told around the ask names services the request does not act on: "my manager pinged me on Slack … I
+/// already reported it in Outlook. Can you pull the recent output from the payments-api container?"
+/// (A service counts as acted on where both the whole request and its asking parts act on it: a part
+/// read alone opens with what the whole request names in passing.)
+fn asking_parts(text: &str) -> std::borrow::Cow<'_, str> {
+    let parts = crate::intents::intent_parts(text);
+    if parts.len() < 2 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let asks = |p: &str| p.trim_end().ends_with('?') || !request_actions(families(), p).is_empty();
+    let asking: Vec<&str> = parts.iter().map(|p| p.text.as_str()).filter(|p| asks(p)).collect();
+    if asking.is_empty() { std::borrow::Cow::Borrowed(text) } else { std::borrow::Cow::Owned(asking.join(". ")) }
+}
+
 impl Analysis {
     /// Analyses `text`.
     pub(crate) fn new(text: &str, profiles: &Profiles) -> Analysis {
@@ -699,7 +715,16 @@ impl Analysis {
             // \"how to configure an azure function\"").
             let carried = crate::payload::without_quoted(text);
             let acting = carried.as_deref().unwrap_or(text);
-            table.acted_on_in(acting).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect()
+            // Only where a part that asks names it (`asking_parts`): a story told around the ask names
+            // services the request does not act on.
+            let asking = asking_parts(acting);
+            let in_asking = if asking == acting { None } else { Some(table.acted_on_in(&asking)) };
+            table
+                .acted_on_in(acting)
+                .into_iter()
+                .filter(|&s| !profiles.mentioned.contains(s))
+                .filter(|s| in_asking.as_ref().is_none_or(|a| a.contains(s)))
+                .collect()
         };
         let listed = action
             .as_ref()
@@ -796,6 +821,17 @@ mod tests {
         let missing = |text: &str| !Analysis::new(text, &Profiles::default()).missing_services.is_empty();
         assert!(missing("deploy my function to azure"), "a service acted on that nothing mentions");
         assert!(!missing("search the microsoft docs for \"how to configure managed identity for an azure function\""));
+        // A story told around the ask names services it does not act on; a part that asks still counts.
+        assert!(!missing(
+            "My manager pinged me on Slack asking what happened. I already reported it in Outlook. Can you pull \
+             the recent output from the payments-api container?"
+        ));
+        assert!(missing("I already reported it in Outlook. Now post the summary on Slack"), "the ask names it");
+        assert!(missing("I reported it on Slack"), "one part: the whole request");
+        assert!(
+            !missing("I can't keep up with these tasks! Todoist for managing a list, you can add and view them"),
+            "not acted on in the whole request, though its asking part opens with it"
+        );
     }
 
     #[test]
