@@ -749,6 +749,19 @@ impl<'a> Guard<'a> {
             if !mentioned && !other_service {
                 return true;
             }
+            // Another server's tool that names the service but does something else with it is a near miss:
+            // "create a new public Slack channel" is not served by Graphlit's `Slack`, "Connects to Slack to
+            // ingest messages and files".
+            let acts: Vec<Family> =
+                if t.actions.is_empty() { t.described.into_iter().collect() } else { t.actions.clone() };
+            if mentioned
+                && request.families.len() == 1
+                && !request.unknown_verb
+                && !acts.is_empty()
+                && table.agreement_of_sets(&request.families, &acts) == Agreement::Conflict
+            {
+                return true;
+            }
         }
         if (t.object.iter().any(|o| self.acted_object.contains(o) || self.referred.contains(o))
             || (self.acts_on_one_service && self.named.contains(&server))
@@ -1326,7 +1339,7 @@ mod tests {
         let p = catalog(&[
             (1, &[(&["merge"], &[10], &[])]),
             (2, &[(&["merge"], &[10], &[])]),
-            (3, &[(&["create"], &[11], &[4])]),
+            (3, &[(&["create"], &[11], &[4]), (&["send"], &[11], &[4])]),
             (4, &[(&["get"], &[11], &[])]),
         ]);
         let merge_on_gitlab = request(&["approve", "merge"], &[1, 10], &[0]);
@@ -1334,6 +1347,8 @@ mod tests {
         assert!(!guards(&merge_on_gitlab, &p, 0, 0), "GitLab's own tool");
         // A tool that mentions the named service is left to the decision: ms365 works on Outlook.
         assert!(!guards(&request(&["create"], &[4, 11], &[3]), &p, 2, 2));
+        // Unless it does something else with it: ms365's sending is no way to make an Outlook rule.
+        assert!(guards(&request(&["create"], &[4, 11], &[3]), &p, 3, 2));
         // A server called by a request filler is not named ("run … SELECT now()" is not about `Now`).
         let mut p = p;
         let now = p.intern("now");
