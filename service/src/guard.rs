@@ -703,8 +703,11 @@ impl<'a> Guard<'a> {
     /// games as a PGN file" is served by `download_player_games_pgn` (to save is compatible with to download).
     pub(crate) fn reads_where_it_acts(&self, tool: usize, server: usize) -> bool {
         let t = &self.profiles.tools[tool];
-        let asked: Vec<Family> = self.request.acted_on.iter().filter(|(s, _)| *s == server).map(|&(_, f)| f).collect();
-        self.only_acted_on.contains(&server) && self.only_reads(t) && !reads_as_asked(&asked, t)
+        self.only_acted_on.contains(&server) && self.only_reads(t) && {
+            let asked: Vec<Family> =
+                self.request.acted_on.iter().filter(|(s, _)| *s == server).map(|&(_, f)| f).collect();
+            !reads_as_asked(&asked, t)
+        }
     }
 
     /// Whether the tool's name uses a part of a compound noun the request asks about (`compounds.txt`) and
@@ -752,13 +755,15 @@ impl<'a> Guard<'a> {
             // Another server's tool that names the service but does something else with it is a near miss:
             // "create a new public Slack channel" is not served by Graphlit's `Slack`, "Connects to Slack to
             // ingest messages and files".
-            let acts: Vec<Family> =
-                if t.actions.is_empty() { t.described.into_iter().collect() } else { t.actions.clone() };
+            let described = t.described.map(|f| [f]);
+            let acts: &[Family] = match &described {
+                Some(one) if t.actions.is_empty() => one,
+                _ => &t.actions,
+            };
             if mentioned
                 && request.families.len() == 1
                 && !request.unknown_verb
-                && !acts.is_empty()
-                && table.agreement_of_sets(&request.families, &acts) == Agreement::Conflict
+                && table.agreement_of_sets(&request.families, acts) == Agreement::Conflict
             {
                 return true;
             }
