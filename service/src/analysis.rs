@@ -715,16 +715,19 @@ impl Analysis {
             // \"how to configure an azure function\"").
             let carried = crate::payload::without_quoted(text);
             let acting = carried.as_deref().unwrap_or(text);
-            // Only where a part that asks names it (`asking_parts`): a story told around the ask names
-            // services the request does not act on.
-            let asking = asking_parts(acting);
-            let in_asking = if asking == acting { None } else { Some(table.acted_on_in(&asking)) };
-            table
-                .acted_on_in(acting)
-                .into_iter()
-                .filter(|&s| !profiles.mentioned.contains(s))
-                .filter(|s| in_asking.as_ref().is_none_or(|a| a.contains(s)))
-                .collect()
+            let mut missing: Vec<_> =
+                table.acted_on_in(acting).into_iter().filter(|&s| !profiles.mentioned.contains(s)).collect();
+            // Only where a part that asks names it too (`asking_parts`): a story told around the ask names
+            // services the request does not act on. (Read only when some service is missing: most requests
+            // name none.)
+            if !missing.is_empty() {
+                let asking = asking_parts(acting);
+                if asking != acting {
+                    let in_asking = table.acted_on_in(&asking);
+                    missing.retain(|s| in_asking.contains(s));
+                }
+            }
+            missing
         };
         let listed = action
             .as_ref()

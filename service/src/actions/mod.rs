@@ -431,12 +431,11 @@ impl Families {
     /// an order withdrawn is cancelled). An amount right after the verb, or a word for money (`MONEY`)
     /// within the three words after it.
     fn withdraws_money(&self, words: &[&str], i: usize) -> Option<Family> {
-        let withdraws =
-            ["withdraw", "withdraws", "withdrew", "withdrawn", "withdrawing", "withdrawal"].contains(&words[i]);
+        if !["withdraw", "withdraws", "withdrew", "withdrawn", "withdrawing", "withdrawal"].contains(&words[i]) {
+            return None;
+        }
         let amount = words.get(i + 1).is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()));
-        (withdraws && (amount || words.iter().skip(i + 1).take(3).any(|w| MONEY.contains(w))))
-            .then(|| self.by_name("pay"))
-            .flatten()
+        (amount || words.iter().skip(i + 1).take(3).any(|w| MONEY.contains(w))).then(|| self.by_name("pay")).flatten()
     }
 
     /// A two-word phrase of a verb and its particle written around a pronoun: "*pull* it *back*", "*shut*
